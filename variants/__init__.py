@@ -1,0 +1,38 @@
+"""Kondavo's rules engine: pure Python, no Django.
+
+    >>> from variants import get_variant
+    >>> v = get_variant("international")
+    >>> len(v.legal_moves(v.initial_position()))
+    9
+"""
+
+from variants.base import (
+    BoardSpec,
+    DiagonalVariant,
+    Notation,
+    OrthogonalVariant,
+    Precedence,
+    SquareInfo,
+    Variant,
+)
+from variants.errors import (
+    AmbiguousMove,
+    IllegalMove,
+    InvalidFEN,
+    InvalidNotation,
+    InvalidPDN,
+    InvalidSquare,
+    UnknownVariant,
+    VariantError,
+)
+from variants.game import GameRecord, PlayedMove
+from variants.registry import Registry, default_registry, get_variant, variant_keys
+from variants.types import Bitboard, Color, Move, Outcome, Position, Reason, Square
+
+__all__ = [
+    "AmbiguousMove", "Bitboard", "BoardSpec", "Color", "DiagonalVariant", "GameRecord",
+    "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidSquare", "Move",
+    "Notation", "OrthogonalVariant", "Outcome", "PlayedMove", "Position", "Precedence",
+    "Reason", "Registry", "Square", "SquareInfo", "UnknownVariant", "Variant", "VariantError",
+    "default_registry", "get_variant", "variant_keys",
+]

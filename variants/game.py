@@ -1,0 +1,117 @@
+"""A game record: start position, moves, and the history that repetition and the draw counter need."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from variants.base import Variant
+from variants.errors import IllegalMove
+from variants.types import Move, Outcome, Position
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMove:
+    move: Move
+    notation: str
+    before: Position
+
+
+@dataclass
+class GameRecord:
+    """Mutable record of one game. Every move pushed is checked against the legal moves."""
+
+    variant: Variant
+    start: Position
+    moves: list[PlayedMove] = field(default_factory=list)
+    quiet_plies: int = 0
+    _positions: list[Position] = field(default_factory=list, repr=False)
+    _counts: Counter[Position] = field(default_factory=Counter, repr=False)
+    _quiet_history: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._positions = [self.start]
+        self._counts = Counter([self.start])
+
+    @classmethod
+    def new(cls, variant: Variant, start: Position | None = None) -> GameRecord:
+        return cls(variant, variant.initial_position() if start is None else start)
+
+    @classmethod
+    def from_notation(cls, variant: Variant, moves: Iterable[str],
+                      start_fen: str | None = None) -> GameRecord:
+        """Rebuild a game from its start (default: the initial position) and moves in notation.
+
+        Raises IllegalMove (or AmbiguousMove, InvalidNotation) naming the move number.
+        """
+        start = variant.parse_fen(start_fen) if start_fen else variant.initial_position()
+        record = cls(variant, start)
+        for ply, text in enumerate(moves):
+            try:
+                record.push_notation(text)
+            except ValueError as exc:
+                number = ply // 2 + 1
+                raise type(exc)(f"move {number} ({text}): {exc}") from exc
+        return record
+
+    @property
+    def position(self) -> Position:
+        return self._positions[-1]
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        return tuple(self._positions)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    def legal_moves(self) -> list[Move]:
+        return self.variant.legal_moves(self.position)
+
+    def push(self, move: Move) -> PlayedMove:
+        position = self.position
+        legal = self.variant.legal_moves(position)
+        for candidate in legal:
+            if candidate == move:
+                move = candidate
+                break
+        else:
+            raise IllegalMove("that move is not legal here")
+        return self._push(position, move, legal)
+
+    def push_notation(self, text: str) -> PlayedMove:
+        position = self.position
+        legal = self.variant.legal_moves(position)
+        move = self.variant.parse_move(position, text, legal)
+        return self._push(position, move, legal)
+
+    def _push(self, position: Position, move: Move, legal: list[Move]) -> PlayedMove:
+        variant = self.variant
+        played = PlayedMove(move, variant.format_move(position, move, legal), position)
+        after = variant.apply(position, move)
+        self._quiet_history.append(self.quiet_plies)
+        self.quiet_plies = 0 if variant.resets_draw_counter(position, move) else self.quiet_plies + 1
+        self.moves.append(played)
+        self._positions.append(after)
+        self._counts[after] += 1
+        return played
+
+    def pop(self) -> PlayedMove:
+        played = self.moves.pop()
+        after = self._positions.pop()
+        self._counts[after] -= 1
+        self.quiet_plies = self._quiet_history.pop()
+        return played
+
+    def repetition_count(self) -> int:
+        """How many times the current position has occurred (the start counts)."""
+        return self._counts[self.position]
+
+    def outcome(self) -> Outcome | None:
+        return self.variant.outcome(self)
+
+    @property
+    def notations(self) -> list[str]:
+        return [m.notation for m in self.moves]

@@ -1,0 +1,1 @@
+"""The five built-in rulesets, one module each."""

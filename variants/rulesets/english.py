@@ -1,0 +1,23 @@
+"""English checkers (Classic / American), 8x8, PDN GameType 21. Black moves first."""
+
+from __future__ import annotations
+
+from variants.base import DiagonalVariant, Precedence
+from variants.types import Color
+
+
+class English(DiagonalVariant):
+    key = "english"
+    name = "English checkers"
+    aliases = ("checkers", "american")
+    pdn_gametype = "21,B,8,8,N1,0"
+    initial_fen = "B:W21-32:B1-12"
+    first_to_move = Color.BLACK
+    side_names = ("White", "Black")
+    # Men move and capture forward only; kings step one square and jump short.
+    flying_kings = False
+    precedence = Precedence.FREE
+    promotion_ends_capture = True
+
+
+ENGLISH = English()

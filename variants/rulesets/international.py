@@ -1,0 +1,23 @@
+"""International (Polish) draughts, 10x10, PDN GameType 20."""
+
+from __future__ import annotations
+
+from variants.base import DiagonalVariant, Precedence
+from variants.geometry import DIAGONAL
+
+
+class International(DiagonalVariant):
+    key = "international"
+    name = "International"
+    aliases = ("polish", "10x10")
+    pdn_gametype = "20,W,10,10,N2,0"
+    rows = cols = 10
+    initial_fen = "W:W31-50:B1-20"
+    man_capture_vectors = DIAGONAL  # men capture backward too
+    flying_kings = True
+    precedence = Precedence.MAX_PIECES
+    # A man passing the far row mid-capture stays a man and goes on; it is crowned only when
+    # the move ends there (promotion_ends_capture stays False).
+
+
+INTERNATIONAL = International()

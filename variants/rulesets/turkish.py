@@ -1,0 +1,42 @@
+"""Turkish draughts (Dama): orthogonal, every square, PDN GameType 30."""
+
+from __future__ import annotations
+
+from variants.base import OrthogonalVariant, Precedence
+from variants.types import Outcome, Position, Reason
+
+_FORWARD_AND_SIDEWAYS = ((1, 0), (0, -1), (0, 1))
+
+
+class Turkish(OrthogonalVariant):
+    key = "turkish"
+    name = "Turkish (Dama)"
+    aliases = ("dama",)
+    pdn_gametype = "30,W,8,8,A0,0"
+    initial_fen = ("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
+                   ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7")
+    man_move_vectors = _FORWARD_AND_SIDEWAYS
+    man_capture_vectors = _FORWARD_AND_SIDEWAYS
+    flying_kings = True
+    precedence = Precedence.MAX_PIECES
+    immediate_removal = True  # each jumped piece leaves at once
+    no_reversal = True  # never straight back along the line just travelled
+    full_capture_path = True  # b3xd3xd5
+    # A man reaching the far row mid-capture goes on as a man (promotion_ends_capture False).
+    # A sideways man move is not an advance: is_advance compares ranks, so it already is not.
+
+    def special_outcome(self, position: Position) -> Outcome | None:
+        """One king against one lone man: the king's side wins at once."""
+        for color in (position.turn, position.turn.opponent):
+            other = color.opponent
+            if (not position.men(color) and _single(position.kings(color))
+                    and not position.kings(other) and _single(position.men(other))):
+                return Outcome(color, Reason.KING_VS_MAN)
+        return None
+
+
+def _single(bb: int) -> bool:
+    return bb != 0 and bb & (bb - 1) == 0
+
+
+TURKISH = Turkish()
