@@ -22,6 +22,7 @@ from variants.errors import (
     InvalidNotation,
     InvalidPDN,
     InvalidSquare,
+    PDNMoveError,
     UnknownVariant,
     VariantError,
 )
@@ -32,7 +33,7 @@ from variants.types import Bitboard, Color, Move, Outcome, Position, Reason, Squ
 __all__ = [
     "AmbiguousMove", "Bitboard", "BoardSpec", "Color", "DiagonalVariant", "GameRecord",
     "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidSquare", "Move",
-    "Notation", "OrthogonalVariant", "Outcome", "PlayedMove", "Position", "Precedence",
+    "Notation", "OrthogonalVariant", "Outcome", "PDNMoveError", "PlayedMove", "Position", "Precedence",
     "Reason", "Registry", "Square", "SquareInfo", "UnknownVariant", "Variant", "VariantError",
     "default_registry", "get_variant", "variant_keys",
 ]

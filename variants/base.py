@@ -30,6 +30,20 @@ class Precedence(enum.Enum):
     MAX_PIECES = "max_pieces"  # only those taking the most pieces
     MAX_PIECES_THEN_KINGS = "max_pieces_then_kings"  # then, among those, the most kings
 
+    @property
+    def description(self) -> str:
+        """Why a capture is forced, in words a player reads in a banner."""
+        return _PRECEDENCE_TEXT[self]
+
+
+_PRECEDENCE_TEXT = {
+    Precedence.FREE: "capturing is mandatory (any capture may be chosen, but it must be "
+                     "completed)",
+    Precedence.MAX_PIECES: "capturing is mandatory and the longest capture is mandatory",
+    Precedence.MAX_PIECES_THEN_KINGS: "capturing is mandatory: the longest capture, then the "
+                                      "one taking the most kings",
+}
+
 
 class Notation(enum.Enum):
     NUMERIC = "numeric"
@@ -167,6 +181,10 @@ class Variant:
 
     def initial_position(self) -> Position:
         return self._initial
+
+    def promotion_squares(self, color: Color) -> Bitboard:
+        """The far row where ``color``'s men are crowned."""
+        return self._promotion[color]
 
     # --- move generation ------------------------------------------------------------------
     def legal_moves(self, position: Position) -> list[Move]:

@@ -43,3 +43,18 @@ class AmbiguousMove(IllegalMove):
 
 class InvalidPDN(VariantError):
     pass
+
+
+class PDNMoveError(InvalidPDN, IllegalMove):
+    """A PDN game whose movetext holds an illegal, ambiguous or unreadable move.
+
+    Both an ``InvalidPDN`` and an ``IllegalMove``; ``game`` and ``move_number`` locate it,
+    ``text`` is the move as written and ``cause`` the underlying error.
+    """
+
+    def __init__(self, game: int, move_number: int, text: str, cause: VariantError) -> None:
+        self.game = game
+        self.move_number = move_number
+        self.text = text
+        self.cause = cause
+        super().__init__(f"game {game}, move {move_number} ({text}): {cause}")

@@ -51,6 +51,14 @@ class Registry:
             raise UnknownVariant(
                 f"unknown ruleset {name!r}; known: {', '.join(self._by_key)}") from None
 
+    def by_gametype(self, gametype: int | str) -> Variant:
+        """The ruleset whose PDN GameType number is ``gametype`` (``20``, ``"20,W,10,10,N2,0"``)."""
+        number = str(gametype).split(",", 1)[0].strip()
+        for variant in self._by_key.values():
+            if variant.pdn_gametype.split(",", 1)[0].strip() == number and number:
+                return variant
+        raise UnknownVariant(f"no ruleset has PDN GameType {number or gametype!r}")
+
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name.strip().lower() in self._names
 

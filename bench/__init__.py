@@ -1,0 +1,1 @@
+"""Benchmarks and the engine strength lab (not part of the application)."""

@@ -1,0 +1,74 @@
+"""Bot levels 1..8: search budgets plus controlled randomness at the low levels.
+
+Levels 1-7 are bounded by depth and nodes, so they play the same on any machine (and the
+same move for the same seed); their time limit (``EngineConfig.max_time``) is only a safety
+net. Level 8 thinks for the configured time per move (:class:`EngineConfig`, default 1 s,
+passed in by the caller: the engine never reads Django settings), so it is the only level
+whose strength depends on the machine and the clock.
+
+Randomness: ``noise`` (centi-men, uniform +-noise per root move) blurs the root scores, and
+``random_move`` is the probability of playing a uniformly random legal move instead. Level 1
+is meant to be beatable by a beginner: it looks one move ahead, sees big noise and plays a
+random move one time in three.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIN_LEVEL = 1
+MAX_LEVEL = 8
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """Deployment knobs, passed in as an argument (e.g. built from Django settings).
+
+    ``move_time``: seconds per move for the time-bounded level(s) (level 8).
+    ``max_time``: safety cap in seconds for the node-bounded levels.
+    ``node_limit``: optional hard cap on nodes for every level (None: no extra cap).
+    """
+
+    move_time: float = 1.0
+    max_time: float = 5.0
+    node_limit: int | None = None
+
+
+DEFAULT_CONFIG = EngineConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    number: int
+    max_depth: int
+    node_limit: int | None  # None: bounded by time (and depth) only
+    time_share: float  # fraction of EngineConfig.move_time; 0: node-bounded (max_time cap)
+    noise: int  # +- centi-men added to each root move's score
+    random_move: float  # probability of a uniformly random legal move
+
+    def time_limit(self, config: EngineConfig) -> float:
+        if not self.time_share:
+            return max(0.01, config.max_time)
+        return max(0.01, config.move_time * self.time_share)
+
+    def nodes(self, config: EngineConfig) -> int | None:
+        limits = [n for n in (self.node_limit, config.node_limit) if n is not None]
+        return min(limits) if limits else None
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(1, max_depth=1, node_limit=1_000, time_share=0, noise=150, random_move=0.33),
+    2: Level(2, max_depth=2, node_limit=1_500, time_share=0, noise=80, random_move=0.12),
+    3: Level(3, max_depth=2, node_limit=2_000, time_share=0, noise=40, random_move=0.04),
+    4: Level(4, max_depth=3, node_limit=2_500, time_share=0, noise=15, random_move=0.0),
+    5: Level(5, max_depth=4, node_limit=3_000, time_share=0, noise=4, random_move=0.0),
+    6: Level(6, max_depth=64, node_limit=5_000, time_share=0, noise=0, random_move=0.0),
+    7: Level(7, max_depth=64, node_limit=12_000, time_share=0, noise=0, random_move=0.0),
+    8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),
+}
+
+
+def get_level(level: int) -> Level:
+    if level not in LEVELS:
+        raise ValueError(f"bot level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
+    return LEVELS[level]

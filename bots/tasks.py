@@ -1,0 +1,71 @@
+"""Bot tasks. ``bot_move_play`` plays the bot's move in a game through the games services.
+
+The move choice is ``choose_bot_move``: ``bots.engine.choose_move`` at the bot seat's level,
+seeded from (game id, ply) so a retried task picks the same move. The engine's time per move
+comes from the optional setting ``KONDAVO_BOT_MOVE_TIME`` (seconds for level 8, default 1.0,
+capped well below the task's soft time limit); the engine itself never imports Django.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+
+from celery import shared_task
+
+from bots.engine import EngineConfig, choose_move
+from variants import GameRecord, Move, Variant
+
+log = logging.getLogger(__name__)
+
+
+# The engine's deadline is at most MAX_MOVE_TIME; the task's limits are a safety net above it.
+MAX_MOVE_TIME = 20.0
+SOFT_TIME_LIMIT = 60
+TIME_LIMIT = 90
+
+
+def engine_config() -> EngineConfig:
+    """The engine's deployment knobs, read from Django settings (the settings hook)."""
+    from django.conf import settings
+
+    move_time = float(getattr(settings, "KONDAVO_BOT_MOVE_TIME", 1.0))
+    return EngineConfig(move_time=min(max(move_time, 0.01), MAX_MOVE_TIME))
+
+
+def choose_bot_move(variant: Variant, record: GameRecord, level: int,
+                    seed: int | None = None) -> Move:
+    """The bot's move (a ``variants.Move``) in ``record``'s current position."""
+    return choose_move(variant, record, level=level, seed=seed, config=engine_config())
+
+
+@shared_task(name="bots.tasks.bot_move_play", ignore_result=True, acks_late=True,
+             reject_on_worker_lost=True, soft_time_limit=SOFT_TIME_LIMIT,
+             time_limit=TIME_LIMIT)
+def bot_move_play(game_id: str, expected_ply: int) -> bool:
+    """Play the bot's move at ``expected_ply``. Idempotent: returns False and changes
+    nothing when the game moved on, ended, or it is not a bot's turn."""
+    from kondavo.games.errors import GameError
+    from kondavo.games.models import Game
+    from kondavo.games.selectors import game_record, turn_of
+    from kondavo.games.services import game_flag_if_expired, game_play_move
+
+    game_flag_if_expired(game_id=game_id)
+    game = Game.objects.select_related("white", "black").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+        return False
+    bot = game.player_of(turn_of(game))
+    if bot is None or not bot.is_bot:
+        return False
+    record = game_record(game)
+    if not record.legal_moves():
+        return False
+    move = choose_bot_move(record.variant, record, bot.bot_level or 1,
+                           seed=zlib.crc32(f"{game_id}:{expected_ply}".encode()))
+    notation = record.variant.format_move(record.position, move, record.legal_moves())
+    try:
+        game_play_move(game_id=game_id, player=bot, ply=expected_ply, move_text=notation)
+    except GameError as exc:  # lost a race (resign, flag, ...): nothing to do
+        log.info("bot move in %s at ply %s refused: %s", game_id, expected_ply, exc.code)
+        return False
+    return True

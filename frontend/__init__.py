@@ -1,0 +1,1 @@
+"""Placeholder package created by the infrastructure work; the owning engineer fills it."""

@@ -1,0 +1,112 @@
+"""The words the page scripts show, translated on the server and passed as one dictionary.
+
+Templates embed ``js_strings()`` with ``json_script``; game.js / lobby.js / board.js read it
+(``t("key")``). No JS i18n framework: placeholders are ``{name}`` and filled in by the script.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from variants import Precedence
+
+
+def js_strings() -> dict[str, object]:
+    return {
+        # board (assistive text)
+        "white": pgettext("piece colour", "white"),
+        "black": pgettext("piece colour", "black"),
+        "man": _("man"),
+        "king": _("king"),
+        "empty": _("empty"),
+        "board": _("Draughts board"),
+        "mustChoose": _("choose the next landing square"),
+        # sides
+        "White": _("White"),
+        "Black": _("Black"),
+        # status
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost. Reconnecting…"),
+        "yourTurn": _("Your turn"),
+        "theirTurn": _("Waiting for your opponent"),
+        "toMove": _("{side} to move"),
+        "waiting": _("Waiting for an opponent. Send this link to a friend:"),
+        "copy": _("Copy link"),
+        "copied": _("Copied"),
+        "spectator": _("You are watching this game."),
+        "chooseCapture": _("Several captures are possible: click the next landing square."),
+        "captureBanner": _("Capture is mandatory: {rule}"),
+        "aborted": _("Game aborted"),
+        "draw": _("Draw"),
+        "wins": _("{side} wins"),
+        "youWin": _("You win!"),
+        "youLose": _("You lose"),
+        "drawOfferedBy": _("{side} offers a draw."),
+        "youOfferedDraw": _("You offered a draw."),
+        "rematchOffered": _("{side} wants a rematch."),
+        "youOfferedRematch": _("Rematch offered."),
+        "opponentLeft": _("Your opponent has left the game."),
+        "noMoves": _("No moves yet."),
+        "untimed": _("Untimed"),
+        "rated": _("Rated"),
+        "casual": _("Casual"),
+        "bot": _("computer"),
+        "guest": _("guest"),
+        # buttons
+        "resign": _("Resign"),
+        "offerDraw": _("Offer draw"),
+        "accept": _("Accept"),
+        "decline": _("Decline"),
+        "abort": _("Abort"),
+        "rematch": _("Rematch"),
+        "flip": _("Flip board"),
+        "claimVictory": _("Claim victory"),
+        "soundOn": _("Sound: on"),
+        "soundOff": _("Sound: off"),
+        "confirmResign": _("Resign this game?"),
+        "newGame": _("New game"),
+        "toRematch": _("Go to the rematch"),
+        # result reasons
+        "reasons": {
+            "no_pieces": _("no pieces left"),
+            "no_moves": _("no legal moves left"),
+            "threefold": _("the same position occurred three times"),
+            "fifty_moves": _("50 moves each without a capture or a man moving forward"),
+            "agreement": _("draw agreed"),
+            "king_vs_man": _("a lone king against a lone man"),
+            "resign": _("resignation"),
+            "timeout": _("time ran out"),
+            "abandoned": _("the opponent left the game"),
+        },
+        # capture rules: the server sends the rule in English; the banner says why in words
+        "captureRules": {
+            Precedence.FREE.description: _(
+                "Capture is mandatory: you may choose any capture, but you must complete it."),
+            Precedence.MAX_PIECES.description: _(
+                "Capture is mandatory: the longest capture is mandatory."),
+            Precedence.MAX_PIECES_THEN_KINGS.description: _(
+                "Capture is mandatory: the longest capture, then the one taking the most "
+                "kings."),
+        },
+        # errors
+        "errors": {
+            "not_your_turn": _("It is not your turn."),
+            "stale_ply": _("The position changed; your move was not played."),
+            "illegal_move": _("That move is not legal."),
+            "ambiguous_move": _("That move is ambiguous."),
+            "game_over": _("The game is over."),
+            "not_allowed": _("That is not allowed now."),
+            "not_a_player": _("You are not playing in this game."),
+            "not_found": _("No such game."),
+            "rate_limited": _("Too many requests; slow down."),
+            "generic": _("Something went wrong."),
+        },
+        # lobby
+        "seekWaiting": _("Waiting for someone to accept your seek…"),
+        "noSeeks": _("No open seeks right now. Create one!"),
+        "join": _("Play"),
+        "cancel": _("Cancel"),
+        "you": _("you"),
+        "gameStarting": _("Game found! Opening the board…"),
+    }

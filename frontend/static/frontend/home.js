@@ -1,0 +1,32 @@
+// Home page: a preview of the chosen ruleset's start position, and the rules link.
+import { Board } from "./board.js";
+
+const boards = JSON.parse(document.getElementById("kondavo-boards").textContent);
+const form = document.getElementById("play-form");
+const previewEl = document.getElementById("preview-board");
+const rulesLink = document.getElementById("rules-link");
+let preview = null;
+
+function selected() {
+  const checked = form.querySelector("input[name=ruleset]:checked");
+  return checked ? checked.value : null;
+}
+
+function show() {
+  const key = selected();
+  const data = key && boards[key];
+  if (!data) return;
+  if (preview) preview.destroy();
+  preview = new Board(previewEl, { board: data.board, fen: data.fen, coordinates: false });
+  previewEl.removeAttribute("tabindex");
+  if (rulesLink) rulesLink.href = `/rules/${encodeURIComponent(key)}/`;
+}
+
+form.addEventListener("change", (ev) => { if (ev.target.name === "ruleset") show(); });
+let submitting = false;  // one game per click, even on a double click
+form.addEventListener("submit", (ev) => {
+  if (submitting) { ev.preventDefault(); return; }
+  submitting = true;
+  setTimeout(() => { submitting = false; }, 4000);
+});
+show();

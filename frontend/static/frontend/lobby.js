@@ -1,0 +1,93 @@
+// Kondavo live lobby: /ws/lobby/ sends the full list of open seeks after every change, and
+// a `game` frame to both players when a seek is accepted.
+const cfg = JSON.parse(document.getElementById("kondavo-lobby").textContent);
+const I18N = cfg.i18n || {};
+const t = (key) => (I18N[key] !== undefined ? I18N[key] : key);
+
+const tbody = document.getElementById("seeks");
+const statusEl = document.getElementById("lobby-status");
+const form = document.getElementById("seek-form");
+let ws = null;
+let retries = 0;
+let seeks = [];
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${scheme}://${location.host}${cfg.ws}`);
+  const socket = ws;
+  socket.addEventListener("open", () => { retries = 0; statusEl.textContent = ""; });
+  socket.addEventListener("message", (ev) => {
+    let frame;
+    try { frame = JSON.parse(ev.data); } catch (_) { return; }
+    if (frame.t === "seeks") { seeks = frame.d.seeks || []; render(); }
+    else if (frame.t === "game" && frame.d && frame.d.url) {
+      statusEl.textContent = t("gameStarting");
+      location.href = frame.d.url;
+    } else if (frame.t === "error") {
+      statusEl.textContent = (I18N.errors || {})[frame.d.code] || frame.d.message || "";
+    }
+  });
+  socket.addEventListener("close", () => {
+    if (socket !== ws) return;
+    statusEl.textContent = t("reconnecting");
+    const delay = Math.min(15000, 500 * 2 ** retries) * (0.75 + Math.random() * 0.5);
+    retries += 1;
+    setTimeout(connect, delay);
+  });
+}
+
+function send(type, data) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: type, d: data }));
+}
+
+function render() {
+  tbody.replaceChildren();
+  if (!seeks.length) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 4;
+    td.className = "empty-state";
+    td.textContent = t("noSeeks");
+    tr.append(td);
+    tbody.append(tr);
+  }
+  for (const s of seeks) {
+    const tr = document.createElement("tr");
+    tr.dataset.seek = s.id;
+    if (s.mine) tr.className = "mine";
+    const cells = [s.mine ? `${s.player} (${t("you")})` : s.player, s.variant_name,
+                   s.time_control === "untimed" ? t("untimed") : s.time_control];
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    const td = document.createElement("td");
+    const b = document.createElement("button");
+    b.type = "button";
+    if (s.mine) {
+      b.textContent = t("cancel");
+      b.addEventListener("click", () => send("cancel", { id: s.id }));
+    } else {
+      b.textContent = t("join");
+      b.className = "primary";
+      b.addEventListener("click", () => { b.disabled = true; send("accept", { id: s.id }); });
+    }
+    td.append(b);
+    tr.append(td);
+    tbody.append(tr);
+  }
+  if (seeks.some((s) => s.mine)) statusEl.textContent = t("seekWaiting");
+  else if (statusEl.textContent === t("seekWaiting")) statusEl.textContent = "";
+}
+
+form.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const data = new FormData(form);
+  send("seek", { variant: data.get("variant"), time_control: data.get("time_control"),
+                 rated: data.get("rated") === "on" });
+});
+
+statusEl.textContent = t("connecting");
+connect();
+setInterval(() => send("ping", {}), 25000);

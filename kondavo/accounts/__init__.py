@@ -1,0 +1,1 @@
+"""Player identities: guests (session-based), registered users and bots."""

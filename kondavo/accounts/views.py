@@ -1,0 +1,91 @@
+"""Sign up, log in, log out, change password. Django's auth views; the only extra step is
+that a guest who signs up keeps their games (``player_claim_guest``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from .forms import SignUpForm
+from .models import Player
+from .services import player_claim_guest, player_for_user
+
+
+def _profile_url(player: Player) -> str:
+    return reverse("rating:profile", args=[player.name])
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+def _sign_up(*, form: SignUpForm, guest: Player | None) -> tuple[User, Player]:
+    """Create the user and give them the guest's Player (and so its games), atomically."""
+    with transaction.atomic():
+        user = form.save()
+        if guest is not None and guest.kind == Player.Kind.GUEST:
+            player = player_claim_guest(guest=guest, user=user)
+        else:
+            player = player_for_user(user=user)
+    return user, player
+
+
+@sensitive_post_parameters("password1", "password2")
+@csrf_protect
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return HttpResponseRedirect(_profile_url(player_for_user(user=request.user)))
+    guest = getattr(request, "player", None)
+    form = SignUpForm(request.POST or None)
+    form.guest = guest
+    if request.method == "POST" and form.is_valid():
+        user, player = _sign_up(form=form, guest=guest)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Kondavo, %(name)s!") % {"name": player.name})
+        return HttpResponseRedirect(_safe_next(request) or _profile_url(player))
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+class LoginView(auth_views.LoginView):
+    """A guest who logs in to an existing account leaves the guest's games with the guest."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self) -> str:
+        user = self.request.user
+        if user.is_authenticated:
+            return _profile_url(player_for_user(user=user))
+        return "/"
+
+
+class LogoutView(auth_views.LogoutView):
+    """POST only (Django's LogoutView refuses GET)."""
+
+    next_page = "/"
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:password_change_done")  # the session stays logged in
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"

@@ -1,0 +1,37 @@
+"""ASGI entry point: ``daphne kondavo.asgi:application``.
+
+HTTP goes to Django (wrapped in the staticfiles handler when ``KONDAVO_SERVE_STATIC``, i.e.
+in local and test settings); websockets go through the allowed-hosts origin check, the
+session/auth middleware and the URL router built from ``kondavo/routing.py``.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kondavo.settings.local")
+
+# Must run before importing anything that touches models (consumers, routing).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from kondavo.routing import websocket_urlpatterns  # noqa: E402
+
+http_app = django_asgi_app
+if settings.KONDAVO_SERVE_STATIC:
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    http_app = ASGIStaticFilesHandler(django_asgi_app)
+
+application = ProtocolTypeRouter(
+    {
+        "http": http_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

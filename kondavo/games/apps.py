@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "kondavo.games"
+    label = "games"
+    verbose_name = "Games"

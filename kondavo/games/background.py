@@ -1,0 +1,70 @@
+"""Run blocking work later, off the event loop, without a Celery worker (the embedded mode).
+
+When called from a thread that ``sync_to_async`` started (a consumer's service call, a view
+under Daphne), the work is scheduled on that *main* event loop and run in a worker thread
+from there, so its channel-layer sends go back through the main loop (the in-memory layer
+is not thread-safe). Anywhere else (a plain script), a daemon timer thread is used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
+from django.db import close_old_connections
+
+log = logging.getLogger(__name__)
+
+_tasks: set[asyncio.Task[Any]] = set()  # strong references until done
+
+
+def _main_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    local = SyncToAsync.threadlocal
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    if (loop is not None and getattr(local, "main_event_loop_pid", None) == os.getpid()
+            and loop.is_running() and not loop.is_closed()):
+        return loop
+    return None
+
+
+def run_later(func: Callable[..., Any], *args: Any, delay: float = 0.0) -> None:
+    """Call ``func(*args)`` in a worker thread after ``delay`` seconds; errors are logged."""
+    loop = _main_loop()
+    if loop is None:
+        def target() -> None:
+            try:
+                func(*args)
+            except Exception:
+                log.exception("background job %s failed", getattr(func, "__name__", func))
+            finally:
+                close_old_connections()
+
+        timer = threading.Timer(max(delay, 0.0), target)
+        timer.daemon = True
+        timer.start()
+        return
+
+    async def runner() -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        try:
+            await database_sync_to_async(func, thread_sensitive=False)(*args)
+        except Exception:
+            log.exception("background job %s failed", getattr(func, "__name__", func))
+
+    def start() -> None:
+        task = loop.create_task(runner())
+        _tasks.add(task)
+        task.add_done_callback(_tasks.discard)
+
+    loop.call_soon_threadsafe(start)

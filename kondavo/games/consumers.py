@@ -1,0 +1,269 @@
+"""Thin websocket consumers for ``/ws/game/<id>/`` and ``/ws/lobby/`` (docs/protocol.md).
+
+A consumer authenticates (session -> Player), checks the frame size before parsing,
+rate-limits, dispatches each ``t`` to one handler that calls a service off the event loop,
+and turns a ``GameError`` into an ``error`` frame. All logic is in services/selectors.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from kondavo.accounts.middleware import get_player_for_scope
+from kondavo.accounts.models import Player
+from kondavo.games import selectors, services
+from kondavo.games.errors import GameError
+from kondavo.games.events import LOBBY_GROUP, game_group, player_group
+
+MAX_FRAME_BYTES = 4096
+
+
+class TokenBucket:
+    """``rate`` tokens per second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
+    """Frame checks and dispatch shared by both sockets."""
+
+    player: Player | None = None
+    version: int = 0
+
+    def handlers(self) -> dict[str, Handler]:
+        raise NotImplementedError
+
+    def make_bucket(self) -> TokenBucket:
+        rate = float(getattr(settings, "KONDAVO_WS_RATE", 20))
+        burst = float(getattr(settings, "KONDAVO_WS_BURST", 40))
+        return TokenBucket(rate, burst)
+
+    async def send_frame(self, t: str, d: dict[str, Any], v: int | None = None) -> None:
+        await self.send_json({"v": self.version if v is None else v, "t": t, "d": d})
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_frame("error", {"code": code, "message": message})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        raw: str | bytes = text_data if text_data is not None else (bytes_data or b"")
+        size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+        if size > MAX_FRAME_BYTES:
+            await self.send_error("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+            return
+        if not self.bucket.take():
+            await self.send_error("rate_limited", "too many frames: slow down")
+            return
+        try:
+            frame = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            await self.send_error("bad_json", "the frame is not JSON")
+            return
+        if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
+            await self.send_error("bad_request", 'a frame is {"t": type, "d": data}')
+            return
+        data = frame.get("d")
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            await self.send_error("bad_request", '"d" must be an object')
+            return
+        handler = self.handlers().get(frame["t"])
+        if handler is None:
+            await self.send_error("unknown_type", f"unknown frame type {frame['t'][:32]!r}")
+            return
+        try:
+            await handler(data)
+        except GameError as exc:
+            await self.send_error(exc.code, exc.message)
+
+    async def do_ping(self, data: dict[str, Any]) -> None:
+        await self.send_frame("pong", {})
+
+
+class GameConsumer(_ProtocolConsumer):
+    """``/ws/game/<id>/``: players and spectators of one game."""
+
+    game_id: str = ""
+    group: str = ""
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "move": self.do_move,
+            "resign": self._action(services.game_resign),
+            "draw_offer": self._action(services.game_offer_draw),
+            "draw_accept": self._action(services.game_accept_draw),
+            "draw_decline": self._action(services.game_decline_draw),
+            "abort": self._action(services.game_abort),
+            "rematch": self._action(services.game_rematch),
+            "claim_victory": self._action(services.game_claim_victory),
+            "resync": self.do_resync,
+            "ping": self.do_ping,
+        }
+
+    async def connect(self) -> None:
+        self.bucket = self.make_bucket()
+        self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])
+        self.group = game_group(self.game_id)
+        self.player = await get_player_for_scope(self.scope)
+        await self.accept()
+        await database_sync_to_async(services.game_flag_if_expired)(game_id=self.game_id)
+        if await database_sync_to_async(selectors.game_get)(game_id=self.game_id) is None:
+            await self.send_error("not_found", "no such game")
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.present = await database_sync_to_async(services.game_presence)(
+            game_id=self.game_id, player=self.player, connected=True) is not None
+        await self.do_resync({})
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "present", False):
+            await database_sync_to_async(services.game_presence)(
+                game_id=self.game_id, player=self.player, connected=False)
+
+    async def do_resync(self, data: dict[str, Any]) -> None:
+        def state() -> tuple[int, dict[str, Any]] | None:
+            game = selectors.game_get(game_id=self.game_id)
+            if game is None:
+                return None
+            return game.version, selectors.game_state(game, self.player)
+
+        result = await database_sync_to_async(state)()
+        if result is None:
+            raise GameError("not_found", "no such game")
+        self.version = result[0]
+        await self.send_frame("state", result[1])
+
+    async def do_move(self, data: dict[str, Any]) -> None:
+        if "ply" not in data or ("move" in data) == ("path" in data):
+            raise GameError("bad_request", 'a move is {"ply": N, "move": "..."} or '
+                                           '{"ply": N, "path": [...]}')
+        if self.player is None:
+            raise GameError("not_a_player", "you are not playing in this game")
+        await database_sync_to_async(services.game_play_move)(
+            game_id=self.game_id, player=self.player, ply=data["ply"],
+            move_text=data.get("move"), path=data.get("path"))
+
+    def _action(self, service: Callable[..., Any]) -> Handler:
+        async def handler(data: dict[str, Any]) -> None:
+            if self.player is None:
+                raise GameError("not_a_player", "you are not playing in this game")
+            await database_sync_to_async(service)(game_id=self.game_id, player=self.player)
+
+        return handler
+
+    # --- channel layer messages
+    async def game_event(self, message: dict[str, Any]) -> None:
+        for frame in message["frames"]:
+            if frame["v"] <= self.version:
+                continue  # already in the state this socket was sent
+            self.version = frame["v"]
+            await self.send_json(frame)
+
+    async def game_presence(self, message: dict[str, Any]) -> None:
+        await self.send_frame("presence", message["presence"])
+
+
+class LobbyConsumer(_ProtocolConsumer):
+    """``/ws/lobby/``: the open seeks, and "your game starts" notifications."""
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "seek": self.do_seek,
+            "cancel": self.do_cancel,
+            "accept": self.do_accept,
+            "ping": self.do_ping,
+        }
+
+    async def connect(self) -> None:
+        self.bucket = self.make_bucket()
+        self.my_seeks: set[int] = set()
+        self.player = await get_player_for_scope(self.scope)
+        self.groups_joined = [LOBBY_GROUP]
+        if self.player is not None:
+            self.groups_joined.append(player_group(self.player.pk))
+        await self.accept()
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+        def snapshot() -> tuple[int, list[dict[str, Any]]]:
+            return selectors.lobby_version(), selectors.seeks_open()
+
+        version, seeks = await database_sync_to_async(snapshot)()
+        await self.lobby_seeks({"version": version, "seeks": seeks})
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.player is not None and self.my_seeks:
+            def cancel() -> None:
+                for seek_id in self.my_seeks:
+                    try:
+                        services.seek_cancel(seek_id=seek_id, player=self.player)
+                    except GameError:
+                        pass
+
+            await database_sync_to_async(cancel)()
+
+    def _need_player(self) -> Player:
+        if self.player is None:
+            raise GameError("not_a_player", "open a page first to get a guest identity")
+        return self.player
+
+    async def do_seek(self, data: dict[str, Any]) -> None:
+        player = self._need_player()
+        variant, tc = data.get("variant"), data.get("time_control")
+        if not isinstance(variant, str) or not isinstance(tc, str):
+            raise GameError("bad_request", 'a seek is {"variant": key, "time_control": "5+3"}')
+        seek = await database_sync_to_async(services.seek_create)(
+            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")))
+        self.my_seeks.add(seek.pk)
+
+    async def do_cancel(self, data: dict[str, Any]) -> None:
+        player = self._need_player()
+        await database_sync_to_async(services.seek_cancel)(seek_id=data.get("id"),
+                                                          player=player)
+
+    async def do_accept(self, data: dict[str, Any]) -> None:
+        player = self._need_player()
+        await database_sync_to_async(services.seek_accept)(seek_id=data.get("id"),
+                                                          player=player)
+
+    # --- channel layer messages
+    async def lobby_seeks(self, message: dict[str, Any]) -> None:
+        version = int(message["version"])
+        if version < self.version:
+            return
+        self.version = version
+        player_id = self.player.pk if self.player is not None else None
+        seeks = selectors.seeks_for_viewer(message["seeks"], player_id)
+        await self.send_frame("seeks", {"seeks": seeks})
+
+    async def lobby_frame(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["frame"])

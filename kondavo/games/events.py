@@ -1,0 +1,54 @@
+"""Publishing to the channel layer. Services call these from ``transaction.on_commit`` only.
+
+Groups: ``game.<id>`` (everyone watching a game), ``lobby`` (everyone in the lobby) and
+``player.<pk>`` (one player's lobby sockets, for "your seek was accepted").
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def game_group(game_id: str) -> str:
+    return f"game.{game_id}"
+
+
+def player_group(player_id: int) -> str:
+    return f"player.{player_id}"
+
+
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # the move is committed; a lost broadcast is healed by resync
+        log.exception("could not publish to %s", group)
+
+
+def publish_game(game_id: str, frames: list[dict[str, Any]]) -> None:
+    """Send versioned frames (``{"v", "t", "d"}``) to every socket watching the game."""
+    if frames:
+        _group_send(game_group(game_id), {"type": "game.event", "frames": frames})
+
+
+def publish_presence(game_id: str, presence: dict[str, Any]) -> None:
+    _group_send(game_group(game_id), {"type": "game.presence", "presence": presence})
+
+
+def publish_lobby(version: int, seeks: list[dict[str, Any]]) -> None:
+    """``seeks`` carry ``player_id``; each lobby consumer turns it into ``mine``."""
+    _group_send(LOBBY_GROUP, {"type": "lobby.seeks", "version": version, "seeks": seeks})
+
+
+def publish_player(player_id: int, frame: dict[str, Any]) -> None:
+    _group_send(player_group(player_id), {"type": "lobby.frame", "frame": frame})

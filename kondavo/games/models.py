@@ -1,0 +1,185 @@
+"""Games and lobby seeks. Data and database constraints only: logic is in services.py."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+
+from kondavo.accounts.models import Player
+
+GAME_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o, 1/l
+GAME_ID_LENGTH = 8
+
+
+def new_game_id() -> str:
+    return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(GAME_ID_LENGTH))
+
+
+class Side(models.TextChoices):
+    WHITE = "white", "White"
+    BLACK = "black", "Black"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for an opponent"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Reason(models.TextChoices):
+        NO_PIECES = "no_pieces", "No pieces left"
+        NO_MOVES = "no_moves", "No legal moves"
+        THREEFOLD = "threefold", "Threefold repetition"
+        FIFTY_MOVES = "fifty_moves", "No-progress rule"
+        AGREEMENT = "agreement", "Draw by agreement"
+        KING_VS_MAN = "king_vs_man", "King against man"
+        RESIGN = "resign", "Resignation"
+        TIMEOUT = "timeout", "Time out"
+        ABANDONED = "abandoned", "Opponent left"
+
+    id = models.CharField(primary_key=True, max_length=12, default=new_game_id, editable=False)
+    ruleset = models.CharField(max_length=32)  # a stable key of the variants registry
+    white = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_white"
+    )
+    black = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_black"
+    )
+    creator = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="games_created"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    winner = models.CharField(max_length=5, choices=Side.choices, null=True, blank=True)
+    reason = models.CharField(max_length=16, choices=Reason.choices, blank=True, default="")
+
+    moves = models.JSONField(default=list, blank=True)  # notations, in order
+    ply = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)  # event version (docs/protocol.md)
+    start_fen = models.CharField(max_length=300, null=True, blank=True)
+    fen = models.CharField(max_length=300)  # cached current position
+
+    time_control = models.CharField(max_length=16, default="untimed")
+    clock_initial_ms = models.PositiveIntegerField(null=True, blank=True)  # null: untimed
+    clock_increment_ms = models.PositiveIntegerField(default=0)
+    # Remaining time; for the side whose clock runs, as of ``turn_started_at``.
+    white_ms = models.IntegerField(null=True, blank=True)
+    black_ms = models.IntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the running clock reaches zero (indexed for the flag sweep).
+    flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    draw_offer = models.CharField(max_length=5, choices=Side.choices, null=True, blank=True)
+    rematch_offer = models.CharField(max_length=5, choices=Side.choices, null=True, blank=True)
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
+    rated = models.BooleanField(default=False)
+
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    # Presence, for claim-victory: open websockets per side and when the last one closed.
+    white_connections = models.PositiveIntegerField(default=0)
+    black_connections = models.PositiveIntegerField(default=0)
+    white_left_at = models.DateTimeField(null=True, blank=True)
+    black_left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["status", "created"], name="game_status_created")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["waiting", "active", "finished", "aborted"]),
+                name="game_status_valid",
+            ),
+            models.CheckConstraint(condition=Q(ply__gte=0), name="game_ply_nonnegative"),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner__in=["white", "black"]),
+                name="game_winner_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(reason="") | Q(status="finished"),
+                name="game_reason_only_when_finished",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="active")
+                | Q(white__isnull=False, black__isnull=False),
+                name="game_active_has_both_players",
+            ),
+            models.CheckConstraint(
+                condition=Q(draw_offer__isnull=True) | Q(draw_offer__in=["white", "black"]),
+                name="game_draw_offer_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.ruleset}, {self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def timed(self) -> bool:
+        return self.clock_initial_ms is not None
+
+    def player_of(self, side: str) -> Player | None:
+        return self.white if side == Side.WHITE else self.black
+
+    def side_of(self, player: Player | None) -> str | None:
+        """``"white"``/``"black"`` if ``player`` sits at this board, else None."""
+        if player is None:
+            return None
+        if self.white_id == player.pk:
+            return Side.WHITE.value
+        if self.black_id == player.pk:
+            return Side.BLACK.value
+        return None
+
+
+class Seek(models.Model):
+    """An open challenge in the lobby; ``game`` is set when someone accepts it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        CANCELLED = "cancelled", "Cancelled"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seeks")
+    ruleset = models.CharField(max_length=32)
+    time_control = models.CharField(max_length=16)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="seek"
+    )
+
+    class Meta:
+        ordering = ["created"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "accepted", "cancelled"]),
+                name="seek_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="accepted") | Q(game__isnull=False),
+                name="seek_accepted_has_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seek {self.pk} {self.ruleset} {self.time_control} by {self.player_id}"
+
+
+class LobbyState(models.Model):
+    """One row (pk=1) holding the lobby's event version."""
+
+    version = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"lobby v{self.version}"

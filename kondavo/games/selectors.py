@@ -1,0 +1,237 @@
+"""Reads: games, the protocol's state and event payloads, lobby seeks."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q, QuerySet
+
+from kondavo.accounts.models import Player
+from kondavo.games import clock
+from kondavo.games.models import Game, Seek
+from variants import Color, GameRecord, Move, Position, Variant, get_variant
+from variants.pdn import write_pdn
+
+GAME_PAGE_URL = "/game/{id}/"  # the page itself is the frontend app's
+
+
+def game_url(game_id: str) -> str:
+    return GAME_PAGE_URL.format(id=game_id)
+
+
+def side_name(color: Color) -> str:
+    return "white" if color is Color.WHITE else "black"
+
+
+def game_get(*, game_id: str) -> Game | None:
+    return Game.objects.select_related("white", "black").filter(pk=str(game_id)[:12]).first()
+
+
+def games_of_player(*, player: Player, status: str | None = None,
+                    limit: int = 50) -> QuerySet[Game]:
+    qs = Game.objects.select_related("white", "black").filter(
+        Q(white=player) | Q(black=player))
+    if status is not None:
+        qs = qs.filter(status=status)
+    return qs.order_by("-created")[:limit]
+
+
+def game_record(game: Game) -> GameRecord:
+    """The game rebuilt from its start position and stored moves."""
+    return GameRecord.from_notation(get_variant(game.ruleset), game.moves, game.start_fen)
+
+
+def turn_of(game: Game) -> str:
+    """The side to move, from the cached FEN (a PDN FEN starts with W or B)."""
+    return "white" if game.fen[:1].upper() == "W" else "black"
+
+
+# --------------------------------------------------------------------------- clocks
+
+def clock_remaining(game: Game, side: str, now: datetime) -> int | None:
+    """Milliseconds left for ``side`` at ``now`` (may be negative when the flag fell)."""
+    if not game.timed:
+        return None
+    stored = game.white_ms if side == "white" else game.black_ms
+    if stored is None:
+        return None
+    if clock_running(game) == side and game.turn_started_at is not None:
+        elapsed = int((now - game.turn_started_at).total_seconds() * 1000)
+        return stored - max(elapsed, 0)
+    return stored
+
+
+def clock_running(game: Game) -> str | None:
+    if not game.timed or game.status != Game.Status.ACTIVE or game.turn_started_at is None:
+        return None
+    return turn_of(game)
+
+
+def clocks_payload(game: Game, now: datetime) -> dict[str, Any] | None:
+    if not game.timed:
+        return None
+    white = clock_remaining(game, "white", now)
+    black = clock_remaining(game, "black", now)
+    return {
+        "white": max(white or 0, 0),
+        "black": max(black or 0, 0),
+        "running": clock_running(game),
+        "initial": game.clock_initial_ms,
+        "increment": game.clock_increment_ms,
+    }
+
+
+# --------------------------------------------------------------------------- payloads
+
+def move_payload(variant: Variant, position: Position, move: Move,
+                 legal: list[Move]) -> dict[str, Any]:
+    label = variant.square_label
+    return {
+        "notation": variant.format_move(position, move, legal),
+        "path": [label(s) for s in move.path],
+        "captured": [label(s) for s in move.captured],
+    }
+
+
+def legal_payload(variant: Variant, position: Position) -> list[dict[str, Any]]:
+    legal = variant.legal_moves(position)
+    return [move_payload(variant, position, m, legal) for m in legal]
+
+
+def player_rating(player: Player, ruleset: str) -> int | None:
+    """Seam to the rating app: ``rating.selectors.rating_for_player(player=, ruleset=)``."""
+    try:
+        from rating import selectors as rating_selectors  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    fn = getattr(rating_selectors, "rating_for_player", None)
+    if fn is None:
+        return None
+    value = fn(player=player, ruleset=ruleset)
+    return int(value) if value is not None else None
+
+
+def player_payload(player: Player | None, ruleset: str) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    return {"name": player.name, "kind": player.kind, "rating": player_rating(player, ruleset)}
+
+
+def players_payload(game: Game) -> dict[str, Any]:
+    return {
+        "white": player_payload(game.white, game.ruleset),
+        "black": player_payload(game.black, game.ruleset),
+    }
+
+
+def result_payload(game: Game) -> dict[str, Any] | None:
+    if game.status != Game.Status.FINISHED:
+        return None
+    score = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
+    return {"winner": game.winner, "reason": game.reason, "score": score}
+
+
+def presence_payload(game: Game) -> dict[str, bool]:
+    return {"white": game.white_connections > 0, "black": game.black_connections > 0}
+
+
+def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None,
+               record: GameRecord | None = None) -> dict[str, Any]:
+    """The ``state`` payload of docs/protocol.md for ``viewer`` (None: anonymous)."""
+    now = clock.resolve(now)
+    variant = get_variant(game.ruleset)
+    record = record if record is not None else game_record(game)
+    position = record.position
+    last_move = None
+    if record.moves:
+        last = record.moves[-1]
+        last_move = {
+            "path": [variant.square_label(s) for s in last.move.path],
+            "captured": [variant.square_label(s) for s in last.move.captured],
+        }
+    legal = legal_payload(variant, position) if game.status == Game.Status.ACTIVE else []
+    return {
+        "id": game.id,
+        "variant": variant.key,
+        "variant_name": variant.name,
+        "board": variant.board.as_dict(),
+        "capture_rule": variant.precedence.description,
+        "fen": game.fen,
+        "ply": game.ply,
+        "turn": side_name(position.turn),
+        "moves": list(game.moves),
+        "last_move": last_move,
+        "legal": legal,
+        "clocks": clocks_payload(game, now),
+        "players": players_payload(game),
+        "you": game.side_of(viewer),
+        "status": game.status,
+        "result": result_payload(game),
+        "draw_offer": game.draw_offer,
+        "rematch": ({"game_id": game.rematch_id, "url": game_url(game.rematch_id)}
+                    if game.rematch_id else
+                    ({"offered_by": game.rematch_offer} if game.rematch_offer else None)),
+        "rated": game.rated,
+        "time_control": game.time_control,
+        "presence": presence_payload(game),
+        "claim_victory_after_ms": int(
+            getattr(settings, "KONDAVO_CLAIM_VICTORY_SECONDS", 60) * 1000),
+        "url": game_url(game.id),
+    }
+
+
+# --------------------------------------------------------------------------- lobby
+
+def seeks_open(*, limit: int = 200) -> list[dict[str, Any]]:
+    """Open seeks, oldest first, as lobby payloads with the internal ``player_id``."""
+    out = []
+    for seek in Seek.objects.select_related("player").filter(
+            status=Seek.Status.OPEN).order_by("created")[:limit]:
+        variant = get_variant(seek.ruleset)
+        out.append({
+            "id": seek.pk,
+            "variant": variant.key,
+            "variant_name": variant.name,
+            "time_control": seek.time_control,
+            "rated": seek.rated,
+            "player": seek.player.name,
+            "player_id": seek.player_id,
+        })
+    return out
+
+
+def seeks_for_viewer(seeks: list[dict[str, Any]], player_id: int | None) -> list[dict[str, Any]]:
+    """Drop the internal ``player_id`` and add ``mine``."""
+    return [
+        {**{k: v for k, v in s.items() if k != "player_id"}, "mine": s["player_id"] == player_id}
+        for s in seeks
+    ]
+
+
+def lobby_version() -> int:
+    from kondavo.games.models import LobbyState
+
+    row = LobbyState.objects.filter(pk=1).first()
+    return row.version if row else 0
+
+
+# --------------------------------------------------------------------------- PDN
+
+def game_pdn(game: Game) -> str:
+    """The game as PDN (``variants.pdn.write_pdn``)."""
+    result = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
+    if game.status != Game.Status.FINISHED:
+        result = "*"
+    tags = {
+        "Event": "Kondavo game",
+        "Site": "Kondavo",
+        "Date": game.created.strftime("%Y.%m.%d") if game.created else "????.??.??",
+        "Round": "-",
+        "White": game.white.name if game.white else "?",
+        "Black": game.black.name if game.black else "?",
+        "Result": result,
+        "TimeControl": game.time_control,
+    }
+    return write_pdn(game_record(game), tags)

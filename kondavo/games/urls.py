@@ -1,0 +1,15 @@
+"""HTTP routes of the games app, mounted at /games/ (the game page /game/<id>/ is frontend's)."""
+
+from django.urls import URLPattern, path
+
+from kondavo.games import views
+
+app_name = "games"
+urlpatterns: list[URLPattern] = [
+    path("new/computer", views.new_computer, name="new_computer"),
+    path("new/friend", views.new_friend, name="new_friend"),
+    path("seek", views.seek, name="seek"),
+    path("<str:game_id>/join", views.join, name="join"),
+    path("<str:game_id>/state.json", views.state, name="state"),
+    path("<str:game_id>/pdn", views.pdn, name="pdn"),
+]

@@ -1,0 +1,134 @@
+"""HTTP endpoints of the games app (mounted at /games/). Thin: parse, call a service, answer.
+
+POST endpoints are CSRF protected (Django's middleware) and answer with a redirect to the game
+page, or with JSON (``{"id", "url"}``) when the request sends ``Accept: application/json``.
+Parameters come from the form body, or from a JSON body (``Content-Type: application/json``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    JsonResponse,
+)
+from django.views.decorators.http import require_GET, require_POST
+
+from kondavo.accounts.models import Player
+from kondavo.games import selectors, services
+from kondavo.games.errors import GameError
+from kondavo.games.models import Game
+from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL
+
+STATUS_FOR_CODE = {"not_found": 404, "not_a_player": 403, "not_allowed": 409}
+
+
+def _player(request: HttpRequest) -> Player:
+    return request.player  # type: ignore[attr-defined,no-any-return]
+
+
+def _params(request: HttpRequest) -> dict[str, Any]:
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"{}")
+        except ValueError:
+            raise GameError("bad_json", "the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise GameError("bad_request", "the body must be a JSON object")
+        return body
+    return request.POST.dict()
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _error(exc: GameError) -> JsonResponse:
+    return JsonResponse({"error": exc.as_dict()}, status=STATUS_FOR_CODE.get(exc.code, 400))
+
+
+def _to_game(request: HttpRequest, game: Game, status: int = 201) -> HttpResponse:
+    url = selectors.game_url(game.id)
+    if _wants_json(request):
+        return JsonResponse({"id": game.id, "url": url}, status=status)
+    return HttpResponseRedirect(url)
+
+
+@require_POST
+def new_computer(request: HttpRequest) -> HttpResponse:
+    try:
+        p = _params(request)
+        try:
+            level = int(p.get("level", 1))
+        except (TypeError, ValueError):
+            raise GameError("bad_request", "level must be 1..8") from None
+        game = services.game_create_vs_computer(
+            player=_player(request), ruleset=str(p.get("ruleset", "")), level=level,
+            color=str(p.get("color", "random")),
+            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)))
+    except GameError as exc:
+        return _error(exc)
+    return _to_game(request, game)
+
+
+@require_POST
+def new_friend(request: HttpRequest) -> HttpResponse:
+    try:
+        p = _params(request)
+        game = services.game_create_friend(
+            player=_player(request), ruleset=str(p.get("ruleset", "")),
+            color=str(p.get("color", "random")),
+            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
+            rated=str(p.get("rated", "")).lower() in ("1", "true", "on", "yes"))
+    except GameError as exc:
+        return _error(exc)
+    return _to_game(request, game)
+
+
+@require_POST
+def seek(request: HttpRequest) -> HttpResponse:
+    try:
+        p = _params(request)
+        created = services.seek_create(
+            player=_player(request), ruleset=str(p.get("ruleset", "")),
+            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
+            rated=str(p.get("rated", "")).lower() in ("1", "true", "on", "yes"))
+    except GameError as exc:
+        return _error(exc)
+    if _wants_json(request):
+        return JsonResponse({"seek": created.pk}, status=201)
+    return HttpResponseRedirect(f"/?seek={created.pk}")
+
+
+@require_POST
+def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    try:
+        game = services.game_join(game_id=game_id, player=_player(request))
+    except GameError as exc:
+        return _error(exc)
+    return _to_game(request, game, status=200)
+
+
+@require_GET
+def state(request: HttpRequest, game_id: str) -> HttpResponse:
+    services.game_flag_if_expired(game_id=game_id)
+    game = selectors.game_get(game_id=game_id)
+    if game is None:
+        return _error(GameError("not_found", "no such game"))
+    payload = selectors.game_state(game, _player(request))
+    return JsonResponse({"v": game.version, "t": "state", "d": payload})
+
+
+@require_GET
+def pdn(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = selectors.game_get(game_id=game_id)
+    if game is None:
+        return _error(GameError("not_found", "no such game"))
+    text = selectors.game_pdn(game)
+    response = HttpResponse(text, content_type="application/x-pdn; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="kondavo-{game.id}.pdn"'
+    return response

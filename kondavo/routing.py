@@ -1,0 +1,7 @@
+"""All websocket URL patterns of the project, collected from the apps."""
+
+from kondavo.games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+
+websocket_urlpatterns = [
+    *games_websocket_urlpatterns,
+]

@@ -1,0 +1,319 @@
+"""Settings shared by every environment. Everything deployment-specific comes from os.environ.
+
+- ``DATABASE_URL``: unset -> SQLite file ``db.sqlite3`` in the repository directory;
+  ``postgres://user:pass@host:port/name`` -> PostgreSQL; ``sqlite:///relative/or/absolute``.
+- ``REDIS_URL``: unset -> in-memory channel layer, Celery tasks run eagerly in-process
+  (``KONDAVO_BOT_INPROCESS``); set -> channels_redis layer and Celery broker on Redis.
+- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma separated).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+# The repository directory (kondavo/settings/base.py -> three levels up).
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+
+# --------------------------------------------------------------------------- env helpers
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    lowered = value.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true/false)")
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from exc
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+# --------------------------------------------------------------------------- database
+
+POSTGRES_SCHEMES = {"postgres", "postgresql", "pgsql", "postgis"}
+SQLITE_SCHEMES = {"sqlite", "sqlite3"}
+
+
+def sqlite_database(path: Path | str) -> dict[str, Any]:
+    """A SQLite database tuned for one Daphne process serving many async requests."""
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(path),
+        "OPTIONS": {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+
+
+def parse_database_url(url: str | None, *, base_dir: Path = BASE_DIR) -> dict[str, Any]:
+    """Turn ``DATABASE_URL`` into a Django ``DATABASES['default']`` dict.
+
+    ``None``/empty -> ``<base_dir>/db.sqlite3``. ``sqlite:///rel.db`` is relative to
+    ``base_dir``; ``sqlite:////abs/path.db`` is absolute; ``sqlite://:memory:`` in memory.
+    ``postgres://user:pass@host:port/name?sslmode=require`` -> PostgreSQL; the user and
+    password are percent-decoded and query parameters become ``OPTIONS`` (``host=/socket/dir``
+    overrides the host, for Unix sockets).
+    """
+    if url is None or url.strip() == "":
+        return sqlite_database(base_dir / "db.sqlite3")
+    url = url.strip()
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+
+    if scheme in SQLITE_SCHEMES:
+        if url.rstrip("/").endswith(":memory:"):
+            return sqlite_database(":memory:")
+        raw = unquote(parts.path)
+        name = raw[1:] if raw.startswith("/") else raw
+        if not name:
+            raise ImproperlyConfigured(f"DATABASE_URL {url!r} has no SQLite file name")
+        path = Path(name)
+        return sqlite_database(path if path.is_absolute() else base_dir / path)
+
+    if scheme in POSTGRES_SCHEMES:
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ImproperlyConfigured("DATABASE_URL for PostgreSQL needs a database name")
+        options: dict[str, Any] = dict(parse_qsl(parts.query))
+        host = options.pop("host", None) or parts.hostname or ""
+        try:
+            port = parts.port
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"DATABASE_URL has an invalid port: {url!r}") from exc
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": unquote(host),
+            "PORT": str(port) if port else "",
+            "OPTIONS": options,
+            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 0),
+            "CONN_HEALTH_CHECKS": True,
+        }
+
+    raise ImproperlyConfigured(
+        f"Unsupported DATABASE_URL scheme {parts.scheme!r}: use postgres:// or sqlite://"
+    )
+
+
+# --------------------------------------------------------------------------- redis
+
+def channel_layers_for(redis_url: str | None) -> dict[str, Any]:
+    """Channel layer: in-memory without Redis, channels_redis with it.
+
+    The three Redis settings are required with redis-py 8 + channels-redis 4.3
+    (channels_redis#422, redis-py#4091): ``socket_timeout: None`` (redis-py's new 5 s default
+    equals channels-redis' 5 s blocking read and closes idle sockets with 1011), a
+    ``max_connections`` far above the default 100, and a layer ``capacity`` far above 100
+    (otherwise group messages are silently dropped "over capacity" during fan-out).
+    """
+    if not redis_url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": redis_url,
+                        "socket_timeout": None,
+                        "max_connections": env_int("CHANNEL_LAYER_MAX_CONNECTIONS", 1000),
+                    }
+                ],
+                "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1500),
+                "expiry": 60,
+                "prefix": env_str("CHANNEL_LAYER_PREFIX", "kondavo"),
+            },
+        }
+    }
+
+
+def celery_settings_for(redis_url: str | None, broker_url: str | None = None) -> dict[str, Any]:
+    """Celery settings (names as in the Django settings module, CELERY_ namespace)."""
+    broker = broker_url or redis_url
+    common: dict[str, Any] = {
+        "CELERY_TASK_ROUTES": {"bots.tasks.*": {"queue": "bots"}},
+        "CELERY_TASK_DEFAULT_QUEUE": "celery",
+        "CELERY_WORKER_PREFETCH_MULTIPLIER": 1,
+        "CELERY_TASK_ACKS_LATE": True,
+        "CELERY_TASK_REJECT_ON_WORKER_LOST": True,
+        "CELERY_TASK_SERIALIZER": "json",
+        "CELERY_RESULT_SERIALIZER": "json",
+        "CELERY_ACCEPT_CONTENT": ["json"],
+        "CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP": True,
+        "CELERY_TASK_EAGER_PROPAGATES": True,
+    }
+    if not broker:
+        return {
+            **common,
+            "CELERY_TASK_ALWAYS_EAGER": True,
+            "CELERY_BROKER_URL": "memory://",
+            "CELERY_RESULT_BACKEND": None,
+        }
+    return {
+        **common,
+        "CELERY_TASK_ALWAYS_EAGER": False,
+        "CELERY_BROKER_URL": broker,
+        "CELERY_RESULT_BACKEND": broker,
+        "CELERY_RESULT_EXPIRES": 3600,
+    }
+
+
+# --------------------------------------------------------------------------- core
+
+SECRET_KEY = env_str("SECRET_KEY")
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "kondavo.accounts",
+    "kondavo.games",
+    "rating",
+    "bots",
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "kondavo.accounts.middleware.PlayerMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "kondavo.urls"
+ASGI_APPLICATION = "kondavo.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASE_URL = env_str("DATABASE_URL")
+DATABASES = {"default": parse_database_url(DATABASE_URL)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their identity for a year
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --------------------------------------------------------------------------- i18n
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("fr", _("French")),
+    ("it", _("Italian")),
+    ("tr", _("Turkish")),
+    ("es", _("Spanish")),
+    ("pt-br", _("Brazilian Portuguese")),
+    ("pl", _("Polish")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]  # project-wide; each app's own locale/ is found too
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --------------------------------------------------------------------------- static files
+
+STATIC_URL = "/static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Serve /static/ from the app directories inside the ASGI app (no collectstatic needed).
+# On in local and test; production uses whitenoise + collectstatic instead.
+KONDAVO_SERVE_STATIC = env_bool("KONDAVO_SERVE_STATIC", False)
+
+# --------------------------------------------------------------------------- channels / celery
+
+REDIS_URL = env_str("REDIS_URL")
+CHANNEL_LAYERS = channel_layers_for(REDIS_URL)
+globals().update(celery_settings_for(REDIS_URL, env_str("CELERY_BROKER_URL") or None))
+# Without Redis there is no worker: bot moves are computed in this process (eager Celery,
+# called off the event loop).
+KONDAVO_BOT_INPROCESS = env_bool("KONDAVO_BOT_INPROCESS", not REDIS_URL)
+
+# --------------------------------------------------------------------------- rating
+
+# Leaderboard thresholds per ruleset key, with "default" as the fallback for every key (and
+# for keys missing from a ruleset's dict). Players below the thresholds still fill the board
+# (after the qualified ones) when a ruleset has few players.
+KONDAVO_LEADERBOARD = {
+    "default": {"min_games": 5, "active_days": 90},
+}
+
+# --------------------------------------------------------------------------- logging
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+    },
+}

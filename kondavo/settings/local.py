@@ -1,0 +1,9 @@
+"""Development settings (``make run``): SQLite + in-memory layer unless the env says otherwise."""
+
+from .base import *  # noqa: F401,F403
+from .base import env_bool, env_list, env_str
+
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = env_str("SECRET_KEY") or "django-insecure-kondavo-local-development-only"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "0.0.0.0"])
+KONDAVO_SERVE_STATIC = env_bool("KONDAVO_SERVE_STATIC", True)

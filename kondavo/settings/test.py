@@ -1,0 +1,24 @@
+"""pytest settings. DATABASE_URL / REDIS_URL pick PostgreSQL / Redis as in base.py.
+
+With SQLite the test database is a file (not in-memory) so a Daphne subprocess started by
+the ``daphne_server`` fixture can open the same database.
+"""
+
+import os
+import tempfile
+from pathlib import Path
+
+from .base import *  # noqa: F401,F403
+from .base import DATABASES, env_bool, env_list, env_str
+
+DEBUG = False
+SECRET_KEY = env_str("SECRET_KEY") or "kondavo-test-secret-key-not-for-production"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["testserver", "localhost", "127.0.0.1", "[::1]"])
+KONDAVO_SERVE_STATIC = env_bool("KONDAVO_SERVE_STATIC", True)
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("KONDAVO_TEST_SQLITE")
+        or str(Path(tempfile.gettempdir()) / f"kondavo-test-{os.getpid()}.sqlite3"),
+    }

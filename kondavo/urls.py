@@ -1,0 +1,11 @@
+"""Root URL configuration."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language at /i18n/setlang/
+    path("games/", include("kondavo.games.urls")),
+    path("accounts/", include("kondavo.accounts.urls")),
+    path("", include("rating.urls")),
+    path("", include("frontend.urls")),
+]

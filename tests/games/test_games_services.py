@@ -1,0 +1,459 @@
+"""Games services against the real database: full games, refusals, actions, clocks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.forms.models import model_to_dict
+
+from kondavo.games import selectors, services
+from kondavo.games.errors import GameError
+from kondavo.games.models import Game, Seek
+from kondavo.games.selectors import game_state
+from kondavo.games.services import (
+    game_abort,
+    game_accept_draw,
+    game_claim_victory,
+    game_create,
+    game_create_friend,
+    game_create_vs_computer,
+    game_decline_draw,
+    game_flag_if_expired,
+    game_join,
+    game_offer_draw,
+    game_open_for_viewer,
+    game_play_move,
+    game_presence,
+    game_rematch,
+    game_resign,
+    seek_accept,
+    seek_cancel,
+    seek_create,
+)
+
+pytestmark = pytest.mark.django_db
+
+# Short literal games from positions near the end: (ruleset, start FEN, moves, winner, reason)
+FULL_GAMES = [
+    ("international", "W:W21,10:B26,42", ["10-4", "26x17", "4-22", "17x28"], "black",
+     "no_pieces"),
+    ("english", "B:W4,14:B3,6", ["3-7", "14-9", "6x13"], "black", "no_moves"),
+    ("brazilian", "W:Wh2,f2:Ba7,g5", ["f2-e3", "g5-h4", "h2-g3", "h4xf2xd4"], "black",
+     "no_pieces"),
+    ("spanish", "W:W15,4:B26,3", ["15-19", "26-22", "19x26"], "white", "no_moves"),
+    ("turkish", "W:Wb3,f5:Bf7,c3", ["b3xd3", "f7-f6", "f5xf7"], "white", "no_pieces"),
+]
+
+
+def snapshot(game_id: str) -> dict[str, Any]:
+    return model_to_dict(Game.objects.get(pk=game_id))
+
+
+@pytest.fixture
+def pair(guest_factory: Any) -> tuple[Any, Any]:
+    return guest_factory(), guest_factory()
+
+
+def new_game(pair: tuple[Any, Any], ruleset: str = "international", *,
+             time_control: str = "untimed", start_fen: str | None = None) -> Game:
+    a, b = pair
+    return game_create(creator=a, opponent=b, ruleset=ruleset, color="white",
+                       time_control=time_control, start_fen=start_fen)
+
+
+def mover(game: Game) -> Any:
+    game.refresh_from_db()
+    return game.white if selectors.turn_of(game) == "white" else game.black
+
+
+@pytest.mark.parametrize("ruleset,fen,moves,winner,reason", FULL_GAMES,
+                         ids=[g[0] for g in FULL_GAMES])
+def test_full_game_per_ruleset(pair: Any, ruleset: str, fen: str, moves: list[str],
+                               winner: str, reason: str,
+                               django_capture_on_commit_callbacks: Any) -> None:
+    game = new_game(pair, ruleset, start_fen=fen, time_control="5+3")
+    assert game.status == "active"
+    for ply, text in enumerate(moves):
+        with django_capture_on_commit_callbacks(execute=False):
+            game_play_move(game_id=game.id, player=mover(game), ply=ply, move_text=text)
+    game.refresh_from_db()
+    assert game.status == "finished"
+    assert (game.winner, game.reason) == (winner, reason)
+    assert game.moves == moves and game.ply == len(moves)
+    # one event per move, plus the end
+    assert game.version == len(moves) + 1
+    assert game.flag_at is None and game.turn_started_at is None
+    state = game_state(game, pair[0])
+    assert state["status"] == "finished" and state["legal"] == []
+    assert state["result"]["winner"] == winner and state["result"]["reason"] == reason
+    assert state["clocks"]["running"] is None
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[0], ply=len(moves), move_text="1-2")
+    assert err.value.code == "game_over"
+
+
+def test_draw_by_threefold_repetition(pair: Any) -> None:
+    game = new_game(pair, start_fen="W:WK50:BK1")
+    for ply, text in enumerate(["50-44", "1-7", "44-50", "7-1"] * 2):
+        game_play_move(game_id=game.id, player=mover(game), ply=ply, move_text=text)
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == ("finished", None, "threefold")
+    assert selectors.result_payload(game) == {"winner": None, "reason": "threefold",
+                                              "score": "1-1"}
+
+
+def test_move_by_path_and_state_payload(pair: Any) -> None:
+    game = new_game(pair)
+    state = game_state(game, pair[0])
+    assert state["you"] == "white" and state["turn"] == "white" and state["ply"] == 0
+    assert state["board"]["rows"] == 10 and state["capture_rule"]
+    assert {"notation": "32-28", "path": ["32", "28"], "captured": []} in state["legal"]
+    game_play_move(game_id=game.id, player=pair[0], ply=0, path=["32", "28"])
+    game.refresh_from_db()
+    assert game.moves == ["32-28"] and game.ply == 1 and game.fen.startswith("B:")
+    assert game_state(game, None)["you"] is None
+    assert game_state(game, pair[1])["last_move"] == {"path": ["32", "28"], "captured": []}
+
+
+def test_english_black_moves_first(pair: Any) -> None:
+    game = new_game(pair, "english")
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=game.white, ply=0, move_text="22-18")
+    assert err.value.code == "not_your_turn"
+    game_play_move(game_id=game.id, player=game.black, ply=0, move_text="11-15")
+
+
+@pytest.mark.parametrize("who,ply,kwargs,code", [
+    ("black", 0, {"move_text": "19-23"}, "not_your_turn"),
+    ("stranger", 0, {"move_text": "32-28"}, "not_a_player"),
+    ("white", 1, {"move_text": "32-28"}, "stale_ply"),
+    ("white", 0, {"move_text": "32-27x"}, "bad_request"),
+    ("white", 0, {"move_text": "32-23"}, "illegal_move"),
+    ("white", 0, {"move_text": "hello"}, "bad_request"),
+    ("white", 0, {"move_text": ""}, "bad_request"),
+    ("white", 0, {"move_text": "x" * 500}, "bad_request"),
+    ("white", 0, {"path": ["32"]}, "bad_request"),
+    ("white", 0, {"path": [32, 28]}, "bad_request"),
+    ("white", 0, {}, "bad_request"),
+    ("white", 0, {"move_text": "32-28", "path": ["32", "28"]}, "bad_request"),
+    ("white", "0", {"move_text": "32-28"}, "bad_request"),
+    ("white", -1, {"move_text": "32-28"}, "bad_request"),
+])
+def test_refused_moves_change_nothing(pair: Any, guest_factory: Any, who: str, ply: Any,
+                                      kwargs: dict[str, Any], code: str) -> None:
+    game = new_game(pair)
+    player = {"white": pair[0], "black": pair[1], "stranger": guest_factory()}[who]
+    before = snapshot(game.id)
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=player, ply=ply, **kwargs)
+    assert err.value.code == code, err.value.message
+    assert snapshot(game.id) == before
+
+
+def test_foreign_game_and_unknown_game(pair: Any, guest_factory: Any) -> None:
+    game = new_game(pair)
+    other = new_game((guest_factory(), guest_factory()))
+    before = snapshot(other.id)
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=other.id, player=pair[0], ply=0, move_text="32-28")
+    assert err.value.code == "not_a_player"
+    assert snapshot(other.id) == before
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id="nosuchgm", player=pair[0], ply=0, move_text="32-28")
+    assert err.value.code == "not_found"
+    assert game.ply == 0
+
+
+def test_ambiguous_move_lists_candidates(pair: Any) -> None:
+    fen = "W:WK49:B44,24,12,23,9,45,15"  # 49x4 via 40-18 or via 35-13
+    game = new_game(pair, start_fen=fen)
+    before = snapshot(game.id)
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="49x4")
+    assert err.value.code == "ambiguous_move"
+    assert "49x40x18x4" in err.value.message and "49x35x13x4" in err.value.message
+    assert snapshot(game.id) == before
+    game_play_move(game_id=game.id, player=pair[0], ply=0, path=["49", "35", "13", "4"])
+    game.refresh_from_db()
+    assert game.moves == ["49x35x13x4"]
+
+
+def test_resign(pair: Any) -> None:
+    game = new_game(pair)
+    game_resign(game_id=game.id, player=pair[1])
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == ("finished", "white", "resign")
+    with pytest.raises(GameError) as err:
+        game_resign(game_id=game.id, player=pair[0])
+    assert err.value.code == "game_over"
+
+
+def test_draw_offer_accept_decline(pair: Any) -> None:
+    white, black = pair
+    game = new_game(pair)
+    with pytest.raises(GameError) as err:
+        game_accept_draw(game_id=game.id, player=black)
+    assert err.value.code == "not_allowed"
+    game_offer_draw(game_id=game.id, player=white)
+    game.refresh_from_db()
+    assert game.draw_offer == "white" and game.version == 1
+    game_offer_draw(game_id=game.id, player=white)  # repeated: no new event
+    game.refresh_from_db()
+    assert game.version == 1
+    with pytest.raises(GameError):
+        game_accept_draw(game_id=game.id, player=white)  # cannot accept one's own offer
+    game_decline_draw(game_id=game.id, player=black)
+    game.refresh_from_db()
+    assert game.draw_offer is None and game.version == 2
+    game_offer_draw(game_id=game.id, player=black)
+    game_accept_draw(game_id=game.id, player=white)
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == ("finished", None, "agreement")
+
+
+def test_moving_declines_the_opponents_draw_offer(pair: Any) -> None:
+    game = new_game(pair)
+    game_offer_draw(game_id=game.id, player=pair[1])
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    game.refresh_from_db()
+    assert game.draw_offer is None and game.version == 3  # offer, move, offer withdrawn
+
+
+def test_abort_only_before_both_sides_moved(pair: Any) -> None:
+    game = new_game(pair)
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    game_abort(game_id=game.id, player=pair[1])
+    game.refresh_from_db()
+    assert game.status == "aborted" and game.reason == "" and game.winner is None
+    game2 = new_game(pair)
+    game_play_move(game_id=game2.id, player=pair[0], ply=0, move_text="32-28")
+    game_play_move(game_id=game2.id, player=pair[1], ply=1, move_text="19-23")
+    with pytest.raises(GameError) as err:
+        game_abort(game_id=game2.id, player=pair[0])
+    assert err.value.code == "not_allowed"
+
+
+def test_rematch_swaps_colours(pair: Any) -> None:
+    white, black = pair
+    game = new_game(pair, time_control="3+2")
+    with pytest.raises(GameError) as err:
+        game_rematch(game_id=game.id, player=white)
+    assert err.value.code == "not_allowed"
+    game_resign(game_id=game.id, player=white)
+    game_rematch(game_id=game.id, player=white)
+    game.refresh_from_db()
+    assert game.rematch_offer == "white" and game.rematch_id is None
+    game_rematch(game_id=game.id, player=black)
+    game.refresh_from_db()
+    new = game.rematch
+    assert new is not None and new.status == "active"
+    assert (new.white_id, new.black_id) == (black.pk, white.pk)
+    assert new.time_control == "3+2" and new.ruleset == game.ruleset
+    assert game_state(game, white)["rematch"]["game_id"] == new.id
+    game_rematch(game_id=game.id, player=black)  # idempotent
+    game.refresh_from_db()
+    assert game.rematch_id == new.id
+
+
+def test_friend_link_join(pair: Any, guest_factory: Any) -> None:
+    creator, friend = pair
+    game = game_create_friend(player=creator, ruleset="turkish", time_control="10+5",
+                              color="black")
+    assert game.status == "waiting" and game.black_id == creator.pk and game.white_id is None
+    assert game_open_for_viewer(game_id=game.id, player=creator).status == "waiting"
+    opened = game_open_for_viewer(game_id=game.id, player=friend)
+    assert opened.status == "active" and opened.white_id == friend.pk
+    assert opened.version == 1 and opened.turn_started_at is not None
+    spectator = guest_factory()
+    assert game_open_for_viewer(game_id=game.id, player=spectator).side_of(spectator) is None
+    with pytest.raises(GameError) as err:
+        game_join(game_id=game.id, player=spectator)
+    assert err.value.code == "not_allowed"
+
+
+def test_waiting_game_refuses_moves_and_can_be_aborted(pair: Any) -> None:
+    game = game_create_friend(player=pair[0], ruleset="international", color="white")
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    assert err.value.code == "not_allowed"
+    game_abort(game_id=game.id, player=pair[0])
+    assert Game.objects.get(pk=game.id).status == "aborted"
+
+
+def test_vs_computer_requests_bot_move_when_bot_starts(
+        guest_factory: Any, recorded_side_effects: dict[str, list[Any]],
+        django_capture_on_commit_callbacks: Any) -> None:
+    human = guest_factory()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_create_vs_computer(player=human, ruleset="international", level=2,
+                                       color="black")
+    assert game.white.is_bot and game.white.bot_level == 2
+    assert recorded_side_effects["bot"] == [(game.id, 0)]
+    with django_capture_on_commit_callbacks(execute=True):
+        game2 = game_create_vs_computer(player=human, ruleset="international", level=2,
+                                        color="white")
+    assert recorded_side_effects["bot"] == [(game.id, 0)]  # the human starts game2
+    with django_capture_on_commit_callbacks(execute=True):
+        game_play_move(game_id=game2.id, player=human, ply=0, move_text="32-28")
+    assert recorded_side_effects["bot"][-1] == (game2.id, 1)
+    with pytest.raises(GameError):
+        game_create_vs_computer(player=human, ruleset="international", level=9)
+
+
+def test_rated_game_calls_rating_hook(monkeypatch: pytest.MonkeyPatch, pair: Any) -> None:
+    import rating.services
+
+    calls: list[str] = []
+    monkeypatch.setattr(rating.services, "rating_apply_game",
+                        lambda *, game: calls.append(game.id))
+    game = new_game(pair)
+    Game.objects.filter(pk=game.id).update(rated=True)
+    game_resign(game_id=game.id, player=pair[0])
+    assert calls == [game.id]
+    unrated = new_game(pair)
+    game_resign(game_id=unrated.id, player=pair[0])
+    assert calls == [game.id]
+
+
+def test_guests_never_play_rated(pair: Any) -> None:
+    game = game_create(creator=pair[0], opponent=pair[1], ruleset="international", rated=True)
+    assert game.rated is False
+
+
+# --------------------------------------------------------------------------- clocks
+
+def test_clock_runs_with_increment(pair: Any, fake_clock: Any) -> None:
+    game = new_game(pair, time_control="5+3")
+    assert game.white_ms == 300_000 and game.flag_at is not None
+    fake_clock.advance(seconds=10)
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    game.refresh_from_db()
+    assert game.white_ms == 300_000 - 10_000 + 3_000
+    assert game.black_ms == 300_000
+    fake_clock.advance(seconds=4)
+    clocks = game_state(game, None)["clocks"]
+    assert clocks == {"white": 293_000, "black": 296_000, "running": "black",
+                      "initial": 300_000, "increment": 3_000}
+
+
+def test_flag_with_no_client_connected(pair: Any, fake_clock: Any,
+                                       recorded_side_effects: dict[str, list[Any]],
+                                       django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = new_game(pair, time_control="1+0")
+    # a check is scheduled for when White's clock would run out
+    assert recorded_side_effects["flag"] == [(game.id, 60.0)]
+    fake_clock.advance(seconds=59)
+    assert game_flag_if_expired(game_id=game.id) is False
+    fake_clock.advance(seconds=1)
+    # what the scheduled Celery task / in-process timer runs:
+    from kondavo.games.tasks import game_flag_check, game_flag_sweep
+
+    assert game_flag_sweep() == 1
+    assert game_flag_check(game.id) is False  # already flagged: idempotent
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == ("finished", "black", "timeout")
+    assert game.white_ms == 0 and game.black_ms == 60_000
+
+
+def test_late_move_is_refused_and_flags(pair: Any, fake_clock: Any) -> None:
+    game = new_game(pair, time_control="1+0")
+    fake_clock.advance(seconds=61)
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    assert err.value.code == "game_over"
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason, game.moves) == (
+        "finished", "black", "timeout", [])
+
+
+def test_untimed_games_never_flag(pair: Any, fake_clock: Any) -> None:
+    game = new_game(pair)
+    fake_clock.advance(seconds=10**6)
+    assert game_flag_if_expired(game_id=game.id) is False
+    assert game_state(game, None)["clocks"] is None
+
+
+# --------------------------------------------------------------------------- presence
+
+def test_claim_victory_after_opponent_left(pair: Any, fake_clock: Any, settings: Any) -> None:
+    settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
+    white, black = pair
+    game = new_game(pair)
+    game_presence(game_id=game.id, player=white, connected=True)
+    game_presence(game_id=game.id, player=black, connected=True)
+    with pytest.raises(GameError) as err:
+        game_claim_victory(game_id=game.id, player=white)
+    assert err.value.code == "not_allowed"
+    game_presence(game_id=game.id, player=black, connected=False)
+    fake_clock.advance(seconds=30)
+    with pytest.raises(GameError):
+        game_claim_victory(game_id=game.id, player=white)
+    fake_clock.advance(seconds=31)
+    game_claim_victory(game_id=game.id, player=white)
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == ("finished", "white", "abandoned")
+
+
+def test_presence_counts_tabs(pair: Any) -> None:
+    game = new_game(pair)
+    white = pair[0]
+    game_presence(game_id=game.id, player=white, connected=True)
+    game_presence(game_id=game.id, player=white, connected=True)
+    assert game_presence(game_id=game.id, player=white, connected=False) == {
+        "white": True, "black": False}
+    game.refresh_from_db()
+    assert game.white_left_at is None
+    game_presence(game_id=game.id, player=white, connected=False)
+    game.refresh_from_db()
+    assert game.white_connections == 0 and game.white_left_at is not None
+
+
+# --------------------------------------------------------------------------- lobby
+
+def test_seek_create_accept_cancel(pair: Any, guest_factory: Any) -> None:
+    a, b = pair
+    seek = seek_create(player=a, ruleset="brazilian", time_control="3+2")
+    assert seek_create(player=a, ruleset="brazilian", time_control="3+2").pk == seek.pk
+    assert [s["id"] for s in selectors.seeks_open()] == [seek.pk]
+    with pytest.raises(GameError) as err:
+        seek_accept(seek_id=seek.pk, player=a)
+    assert err.value.code == "not_allowed"
+    game = seek_accept(seek_id=seek.pk, player=b)
+    assert game.status == "active" and {game.white_id, game.black_id} == {a.pk, b.pk}
+    assert game.time_control == "3+2" and game.ruleset == "brazilian"
+    seek.refresh_from_db()
+    assert seek.status == Seek.Status.ACCEPTED and seek.game_id == game.id
+    with pytest.raises(GameError) as err:
+        seek_accept(seek_id=seek.pk, player=guest_factory())
+    assert err.value.code == "not_found"
+    other = seek_create(player=b, ruleset="international", time_control="untimed")
+    with pytest.raises(GameError):
+        seek_cancel(seek_id=other.pk, player=a)
+    seek_cancel(seek_id=other.pk, player=b)
+    assert selectors.seeks_open() == []
+    assert selectors.lobby_version() == 4
+    with pytest.raises(GameError) as err:
+        seek_create(player=a, ruleset="nope", time_control="3+2")
+    assert err.value.code == "bad_request"
+    with pytest.raises(GameError):
+        seek_create(player=a, ruleset="international", time_control="7+7")
+
+
+def test_games_of_player(pair: Any) -> None:
+    g1 = new_game(pair)
+    g2 = new_game(pair)
+    assert {g.id for g in selectors.games_of_player(player=pair[0])} == {g1.id, g2.id}
+
+
+def test_pdn_download_text(pair: Any) -> None:
+    game = new_game(pair)
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    text = selectors.game_pdn(game_open_for_viewer(game_id=game.id, player=None))
+    assert '[White "' in text and "32-28" in text
+
+
+def test_services_module_exports() -> None:
+    for name in services.__all__:
+        assert callable(getattr(services, name))

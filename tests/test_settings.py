@@ -1,0 +1,133 @@
+"""DATABASE_URL parsing and the env-driven choice of channel layer / Celery mode."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from kondavo.settings.base import (
+    celery_settings_for,
+    channel_layers_for,
+    parse_database_url,
+)
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+
+
+def test_unset_database_url_is_sqlite_in_repo_dir() -> None:
+    for value in (None, "", "  "):
+        db = parse_database_url(value, base_dir=Path("/srv/kondavo"))
+        assert db["ENGINE"] == "django.db.backends.sqlite3"
+        assert db["NAME"] == str(Path("/srv/kondavo/db.sqlite3"))
+
+
+def test_postgres_url() -> None:
+    db = parse_database_url("postgres://kon:s3cr%40t@db.example:6543/kondavo?sslmode=require")
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["USER"], db["PASSWORD"]) == ("kon", "s3cr@t")
+    assert (db["HOST"], db["PORT"], db["NAME"]) == ("db.example", "6543", "kondavo")
+    assert db["OPTIONS"] == {"sslmode": "require"}
+
+
+def test_postgresql_scheme_without_credentials_or_port() -> None:
+    db = parse_database_url("postgresql://localhost/kon")
+    assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == ("", "", "localhost", "")
+
+
+def test_postgres_unix_socket_via_query() -> None:
+    db = parse_database_url("postgres://kon@/kondavo?host=/var/run/postgresql")
+    assert db["HOST"] == "/var/run/postgresql" and db["OPTIONS"] == {}
+
+
+def test_sqlite_urls() -> None:
+    base = Path("/srv/k")
+    assert parse_database_url("sqlite:///other.db", base_dir=base)["NAME"] == str(base / "other.db")
+    assert parse_database_url("sqlite:////tmp/x.db", base_dir=base)["NAME"] == "/tmp/x.db"
+    assert parse_database_url("sqlite://:memory:", base_dir=base)["NAME"] == ":memory:"
+
+
+@pytest.mark.parametrize("url", ["mysql://u@h/db", "postgres://h/", "sqlite://", "postgres://h:x/d"])
+def test_bad_database_urls(url: str) -> None:
+    with pytest.raises(ImproperlyConfigured):
+        parse_database_url(url)
+
+
+def test_no_redis_means_in_memory_layer_and_eager_celery() -> None:
+    assert channel_layers_for(None)["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    celery = celery_settings_for(None)
+    assert celery["CELERY_TASK_ALWAYS_EAGER"] is True
+
+
+def test_redis_layer_has_the_three_required_settings() -> None:
+    layer = channel_layers_for("redis://127.0.0.1:6379/0")["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    host = layer["CONFIG"]["hosts"][0]
+    assert host["address"] == "redis://127.0.0.1:6379/0"
+    assert host["socket_timeout"] is None
+    assert host["max_connections"] >= 1000
+    assert layer["CONFIG"]["capacity"] >= 1000
+
+
+def test_redis_celery_settings() -> None:
+    celery = celery_settings_for("redis://r:6379/0")
+    assert celery["CELERY_TASK_ALWAYS_EAGER"] is False
+    assert celery["CELERY_BROKER_URL"] == "redis://r:6379/0"
+    assert celery["CELERY_TASK_ROUTES"] == {"bots.tasks.*": {"queue": "bots"}}
+    assert celery["CELERY_WORKER_PREFETCH_MULTIPLIER"] == 1
+    assert celery["CELERY_TASK_ACKS_LATE"] is True
+    assert celery["CELERY_TASK_REJECT_ON_WORKER_LOST"] is True
+    assert celery_settings_for("redis://r/0", "redis://r/5")["CELERY_BROKER_URL"] == "redis://r/5"
+
+
+def test_celery_app_reads_django_settings() -> None:
+    from kondavo.celery import app
+
+    assert app.main == "kondavo"
+    assert app.conf.task_routes == {"bots.tasks.*": {"queue": "bots"}}
+    assert app.conf.task_always_eager is (not os.environ.get("REDIS_URL"))
+
+
+@pytest.mark.embedded
+def test_loaded_settings_follow_the_environment() -> None:
+    """The settings module actually loaded for this run matches the env it ran with."""
+    engine = settings.DATABASES["default"]["ENGINE"]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        assert engine == "django.db.backends.postgresql"
+    elif not os.environ.get("DATABASE_URL"):
+        assert engine == "django.db.backends.sqlite3"
+    if os.environ.get("REDIS_URL"):
+        assert layer == "channels_redis.core.RedisChannelLayer"
+        assert settings.KONDAVO_BOT_INPROCESS is False
+    else:
+        assert layer == "channels.layers.InMemoryChannelLayer"
+        assert settings.KONDAVO_BOT_INPROCESS is True
+        assert settings.CELERY_TASK_ALWAYS_EAGER is True
+
+
+def _import_settings(module: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "ALLOWED_HOSTS"}}
+    clean.update(env, DJANGO_SETTINGS_MODULE=module)
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_DIR, env=clean, capture_output=True, text=True
+    )
+
+
+def test_production_requires_secret_key() -> None:
+    result = _import_settings("kondavo.settings.production", ALLOWED_HOSTS="kondavo.example")
+    assert result.returncode != 0 and "SECRET_KEY" in result.stderr
+
+
+def test_production_with_secret_key_loads_with_whitenoise() -> None:
+    result = _import_settings(
+        "kondavo.settings.production", SECRET_KEY="x" * 50, ALLOWED_HOSTS="kondavo.example"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

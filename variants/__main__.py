@@ -1,0 +1,142 @@
+"""Command line for the rules engine. Tools outside the team depend on this contract::
+
+    python -m variants list                 # one key per line
+    python -m variants perft VARIANT DEPTH [--fen FEN] [--divide]
+                                            # last line printed: the node count
+    python -m variants moves VARIANT [--fen FEN] [--json]
+        # without --fen: one FEN per stdin line, one output line per FEN line
+
+``moves`` prints the notations space-separated and sorted, or with ``--json`` a JSON array of
+``{"notation": str, "path": [sq...], "captured": [sq...]}`` where squares are labels as in
+the ruleset's notation (JSON numbers for numeric rulesets, strings for algebraic ones).
+Errors go to stderr with exit code 2; in stdin mode a bad line prints an error line for that
+line on stdout (``error: ...``, or ``{"error": "..."}`` with ``--json``) so output stays one
+line per input line, and the exit code is 2 at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from variants.base import Notation, Variant
+from variants.conformance import perft_divide
+from variants.errors import VariantError
+from variants.registry import get_variant, variant_keys
+from variants.types import Position, Square
+
+EXIT_ERROR = 2
+
+
+def _square_value(variant: Variant, square: Square) -> int | str:
+    label = variant.square_label(square)
+    return int(label) if variant.notation is Notation.NUMERIC else label
+
+
+def move_dicts(variant: Variant, position: Position) -> list[dict[str, object]]:
+    """The legal moves of ``position`` as JSON-ready dicts, sorted by notation."""
+    legal = variant.legal_moves(position)
+    out: list[dict[str, object]] = []
+    for move in legal:
+        out.append({
+            "notation": variant.format_move(position, move, legal),
+            "path": [_square_value(variant, s) for s in move.path],
+            "captured": [_square_value(variant, s) for s in move.captured],
+        })
+    out.sort(key=lambda d: str(d["notation"]))
+    return out
+
+
+def moves_line(variant: Variant, fen: str, as_json: bool) -> str:
+    position = variant.parse_fen(fen)
+    if as_json:
+        return json.dumps(move_dicts(variant, position))
+    legal = variant.legal_moves(position)
+    return " ".join(sorted(variant.format_move(position, m, legal) for m in legal))
+
+
+def _cmd_list(out: TextIO) -> int:
+    for key in variant_keys():
+        print(key, file=out)
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
+    variant = get_variant(args.variant)
+    position = variant.parse_fen(args.fen) if args.fen else variant.initial_position()
+    if args.depth < 0:
+        raise VariantError("DEPTH must be 0 or more")
+    if args.divide and args.depth >= 1:
+        total = 0
+        for notation, nodes in perft_divide(variant, position, args.depth):
+            print(f"{notation} {nodes}", file=out)
+            total += nodes
+        print(total, file=out)
+    else:
+        print(variant.perft(position, args.depth), file=out)
+    return 0
+
+
+def _cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
+    variant = get_variant(args.variant)
+    if args.fen is not None:
+        print(moves_line(variant, args.fen, args.json), file=out)
+        return 0
+    status = 0
+    for number, line in enumerate(stdin, 1):
+        fen = line.strip()
+        try:
+            if not fen:
+                raise VariantError("empty line, expected a FEN")
+            print(moves_line(variant, fen, args.json), file=out)
+        except VariantError as exc:
+            status = EXIT_ERROR
+            message = f"line {number}: {exc}"
+            if args.json:
+                print(json.dumps({"error": message}), file=out)
+            else:
+                print(f"error: {message}", file=out)
+            print(f"error: {message}", file=err)
+        out.flush()
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m variants",
+                                     description="Kondavo draughts rules engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="print the ruleset keys, one per line")
+    p = sub.add_parser("perft", help="count leaf nodes; the last line is the node count")
+    p.add_argument("variant")
+    p.add_argument("depth", type=int)
+    p.add_argument("--fen", help="start position (default: the initial position)")
+    p.add_argument("--divide", action="store_true", help="one line per root move first")
+    m = sub.add_parser("moves", help="legal moves of a FEN (or of each stdin line)")
+    m.add_argument("variant")
+    m.add_argument("--fen", help="the position (default: read one FEN per stdin line)")
+    m.add_argument("--json", action="store_true", help="a JSON array per position")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
+         err: TextIO | None = None, stdin: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    stdin = sys.stdin if stdin is None else stdin
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            return _cmd_list(out)
+        if args.command == "perft":
+            return _cmd_perft(args, out)
+        return _cmd_moves(args, out, err, stdin)
+    except VariantError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

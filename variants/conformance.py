@@ -1,0 +1,279 @@
+"""Conformance kit: checks any ruleset (built-in or plugin) runs from its own tests.
+
+    from variants.conformance import check_perft_file, random_playouts
+    check_perft_file(MY_VARIANT, Path(__file__).parent / "my.perft", max_nodes=200_000)
+    random_playouts(MY_VARIANT, games=20, seed=1)
+
+Every check raises :class:`ConformanceError` (an ``AssertionError``, so test runners show it
+as a failure) with a message that says what broke and where; on success it returns a small
+summary. Perft suites are text files of ``id <name>``, ``fen <fen>`` and ``perft <depth>
+<nodes>`` lines (``#`` starts a comment); each ``perft`` line belongs to the latest ``fen``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from variants.base import Variant
+from variants.game import GameRecord
+from variants.types import Move, Position
+
+SLOW_DEPTH = 7
+SLOW_NODES = 2_000_000
+
+
+class ConformanceError(AssertionError):
+    """A ruleset broke one of the engine's contracts."""
+
+
+@dataclass(frozen=True, slots=True)
+class PerftCase:
+    """One ``perft <depth> <nodes>`` line of a suite, with the position it applies to."""
+
+    name: str
+    fen: str
+    depth: int
+    nodes: int
+    line: int
+
+    @property
+    def slow(self) -> bool:
+        return self.depth >= SLOW_DEPTH or self.nodes > SLOW_NODES
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}-d{self.depth}"
+
+
+def read_perft_file(path: str | Path) -> list[PerftCase]:
+    """Parse a perft suite; raises ValueError naming the line of any malformed entry."""
+    cases: list[PerftCase] = []
+    name = ""
+    fen = ""
+    text = Path(path).read_text(encoding="utf-8")
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word == "id":
+            name, fen = rest, ""
+        elif word == "fen":
+            fen = rest
+            name = name or f"line{number}"
+        elif word == "perft":
+            parts = rest.split()
+            if not fen or len(parts) != 2 or not all(p.isdigit() for p in parts):
+                raise ValueError(f"{path}:{number}: expected 'perft <depth> <nodes>' after "
+                                 f"a 'fen' line, got {raw!r}")
+            cases.append(PerftCase(name, fen, int(parts[0]), int(parts[1]), number))
+        else:
+            raise ValueError(f"{path}:{number}: unknown entry {word!r}")
+    return cases
+
+
+def perft_divide(variant: Variant, position: Position, depth: int) -> list[tuple[str, int]]:
+    """Per-root-move leaf counts at ``depth``, sorted by notation."""
+    legal = variant.legal_moves(position)
+    rows = [(variant.format_move(position, m, legal),
+             variant.perft(variant.apply(position, m), depth - 1)) for m in legal]
+    rows.sort()
+    return rows
+
+
+def format_divide(rows: Sequence[tuple[str, int]]) -> str:
+    return "\n".join(f"  {notation} {nodes}" for notation, nodes in rows)
+
+
+def check_perft(variant: Variant, fen: str, depth: int, nodes: int, name: str = "") -> None:
+    """Perft of ``fen`` at ``depth`` must be ``nodes``; the failure message carries a divide."""
+    position = variant.parse_fen(fen)
+    got = variant.perft(position, depth)
+    if got != nodes:
+        rows = perft_divide(variant, position, depth) if depth >= 1 else []
+        raise ConformanceError(
+            f"{variant.key} perft {name or fen} depth {depth}: expected {nodes}, got {got}\n"
+            f"fen {fen}\ndivide:\n{format_divide(rows)}")
+
+
+def check_perft_file(variant: Variant, path: str | Path, max_nodes: int = SLOW_NODES,
+                     max_depth: int | None = None) -> int:
+    """Run every case of a suite with at most ``max_nodes`` nodes; returns how many ran."""
+    ran = 0
+    for case in read_perft_file(path):
+        if case.nodes > max_nodes or (max_depth is not None and case.depth > max_depth):
+            continue
+        check_perft(variant, case.fen, case.depth, case.nodes, case.name)
+        ran += 1
+    return ran
+
+
+def check_fen_round_trip(variant: Variant, positions: Iterable[Position]) -> int:
+    """``parse_fen(format_fen(p)) == p`` and formatting is stable; returns how many checked."""
+    count = 0
+    for position in positions:
+        fen = variant.format_fen(position)
+        back = variant.parse_fen(fen)
+        if back != position:
+            raise ConformanceError(f"{variant.key}: FEN {fen} reads back as "
+                                   f"{variant.format_fen(back)}")
+        if variant.format_fen(back) != fen:
+            raise ConformanceError(f"{variant.key}: FEN {fen} is not stable")
+        count += 1
+    return count
+
+
+def check_notation_round_trip(variant: Variant, position: Position) -> int:
+    """Every legal move formats and parses back to itself (also via its full path)."""
+    legal = variant.legal_moves(position)
+    fen = variant.format_fen(position)
+    for move in legal:
+        text = variant.format_move(position, move, legal)
+        back = variant.parse_move(position, text, legal)
+        if back != move:
+            raise ConformanceError(f"{variant.key} {fen}: {text} parses as "
+                                   f"{variant.format_move(position, back, legal)}")
+        if move.captured:
+            full = "x".join(variant.square_label(s) for s in move.path)
+            if variant.parse_move(position, full, legal) != move:
+                raise ConformanceError(f"{variant.key} {fen}: full path {full} does not parse "
+                                       "back to its move")
+    return len(legal)
+
+
+def check_apply_deterministic(variant: Variant, position: Position) -> int:
+    """Generating and applying moves twice gives the same results, and the input is intact."""
+    before = variant.format_fen(position)
+    first = variant.legal_moves(position)
+    second = variant.legal_moves(position)
+    if [m.key for m in first] != [m.key for m in second]:
+        raise ConformanceError(f"{variant.key} {before}: legal_moves is not deterministic")
+    for move in first:
+        a = variant.apply(position, move)
+        b = variant.apply(position, move)
+        if a != b or hash(a) != hash(b):
+            raise ConformanceError(f"{variant.key} {before}: apply is not deterministic")
+    if variant.format_fen(position) != before:
+        raise ConformanceError(f"{variant.key}: generating moves changed the position")
+    return len(first)
+
+
+def check_moves_unique(variant: Variant, position: Position, legal: Sequence[Move]) -> None:
+    keys = [m.key for m in legal]
+    if len(set(keys)) != len(keys):
+        raise ConformanceError(f"{variant.key} {variant.format_fen(position)}: a legal move "
+                               "is listed twice")
+
+
+def check_position(variant: Variant, position: Position) -> None:
+    """No two bitboards overlap and every piece stands on a playable square."""
+    boards = (position.white_men, position.white_kings, position.black_men,
+              position.black_kings)
+    seen = 0
+    for bb in boards:
+        if bb & seen:
+            raise ConformanceError(f"{variant.key}: overlapping bitboards in {position!r}")
+        if bb < 0 or bb & ~variant.geometry.full:
+            raise ConformanceError(f"{variant.key}: a piece off the board in {position!r}")
+        seen |= bb
+
+
+def check_transition(variant: Variant, before: Position, move: Move, after: Position) -> None:
+    """The invariants of one applied move."""
+    check_position(variant, after)
+    mover = before.turn
+    fen = variant.format_fen(before)
+    if after.turn is not mover.opponent:
+        raise ConformanceError(f"{variant.key} {fen}: the side to move did not alternate")
+    if bin(after.pieces(mover)).count("1") != bin(before.pieces(mover)).count("1"):
+        raise ConformanceError(f"{variant.key} {fen}: the mover's piece count changed")
+    expected_opp = before.pieces(mover.opponent) & ~move.captured_mask
+    if after.pieces(mover.opponent) != expected_opp:
+        raise ConformanceError(f"{variant.key} {fen}: captured pieces did not disappear "
+                               "(or other pieces did)")
+    if move.captured_mask & ~before.pieces(mover.opponent):
+        raise ConformanceError(f"{variant.key} {fen}: a move captures a non-enemy square")
+    if len(move.captured) != bin(move.captured_mask).count("1"):
+        raise ConformanceError(f"{variant.key} {fen}: a piece was captured twice")
+    if move.captured and len(move.path) != len(move.captured) + 1:
+        raise ConformanceError(f"{variant.key} {fen}: a capture path needs one landing "
+                               "square per captured piece")
+    if not (after.pieces(mover) >> move.destination) & 1:
+        raise ConformanceError(f"{variant.key} {fen}: the mover is not on its destination")
+    if after.occupied.bit_count() > before.occupied.bit_count():
+        raise ConformanceError(f"{variant.key} {fen}: the piece count grew")
+
+
+@dataclass
+class PlayoutStats:
+    games: int = 0
+    plies: int = 0
+    positions: list[Position] = field(default_factory=list, repr=False)
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+
+def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 300,
+                    start: Position | None = None, keep_positions: int = 0) -> PlayoutStats:
+    """Play ``games`` random games and check every invariant along the way.
+
+    Checked at every ply: no overlapping bitboards, side to move alternates, captured
+    pieces disappear and nothing else does, piece count never grows, legal moves are unique
+    by key, a man that ends its move on the far row is crowned. A game ends with an outcome
+    or at ``max_plies`` (counted as ``"ply_cap"``). ``keep_positions`` keeps up to that many
+    visited positions in the result (for further checks).
+    """
+    rng = random.Random(seed)
+    stats = PlayoutStats()
+    for _ in range(games):
+        record = GameRecord.new(variant, start)
+        check_position(variant, record.position)
+        result = "ply_cap"
+        for _ply in range(max_plies):
+            outcome = record.outcome()
+            if outcome is not None:
+                result = outcome.reason.value
+                break
+            position = record.position
+            legal = variant.legal_moves(position)
+            check_moves_unique(variant, position, legal)
+            move = rng.choice(legal)
+            record.push(move)
+            after = record.position
+            check_transition(variant, position, move, after)
+            if after.men(position.turn) & variant.promotion_squares(position.turn):
+                raise ConformanceError(f"{variant.key} {variant.format_fen(position)}: a man "
+                                       "ended its move on the far row uncrowned")
+            stats.plies += 1
+            if len(stats.positions) < keep_positions:
+                stats.positions.append(after)
+        stats.games += 1
+        stats.outcomes[result] = stats.outcomes.get(result, 0) + 1
+    return stats
+
+
+def run_all(variant: Variant, perft_path: str | Path | None = None, games: int = 10,
+            seed: int = 0, max_nodes: int = 200_000) -> dict[str, int]:
+    """Every check above in one call, for a ruleset package's smoke test."""
+    summary: dict[str, int] = {}
+    if perft_path is not None:
+        summary["perft_cases"] = check_perft_file(variant, perft_path, max_nodes=max_nodes)
+    stats = random_playouts(variant, games, seed, keep_positions=200)
+    summary["plies"] = stats.plies
+    positions = [variant.initial_position(), *stats.positions]
+    summary["fen_round_trips"] = check_fen_round_trip(variant, positions)
+    summary["notation_round_trips"] = sum(check_notation_round_trip(variant, p)
+                                          for p in positions)
+    summary["apply_checks"] = sum(check_apply_deterministic(variant, p) for p in positions)
+    return summary
+
+
+__all__ = [
+    "ConformanceError", "PerftCase", "PlayoutStats", "check_apply_deterministic",
+    "check_fen_round_trip", "check_moves_unique", "check_notation_round_trip", "check_perft",
+    "check_perft_file", "check_position", "check_transition", "format_divide",
+    "perft_divide", "random_playouts", "read_perft_file", "run_all",
+]
