@@ -79,7 +79,7 @@ def greedy_player(variant: Variant, record: GameRecord, rng: random.Random) -> M
 def dame_player(time_per_move: float) -> Player | None:
     """dame-rs at ``time_per_move`` seconds (International only), or None if unavailable."""
     try:
-        import dame  # type: ignore[import-not-found]
+        import dame
     except ImportError:
         return None
     engine = dame.Engine(hash_mb=32)

@@ -92,7 +92,7 @@ run_pass() {  # run_pass NAME COMMAND...
 run_pass lint "$BIN/ruff" check .
 run_pass services "$BIN/pytest" -m "not browser and not slow" "$@"
 run_pass browser env DJANGO_ALLOW_ASYNC_UNSAFE=true "$BIN/pytest" -m "browser and not slow" "$@"
-run_pass embedded env -u DATABASE_URL -u REDIS_URL -u CELERY_TEST_REDIS_URL \
+run_pass embedded env -u DATABASE_URL -u REDIS_URL -u CELERY_TEST_REDIS_URL KONDAVO_TEST_SQLITE="$TMP_DIR/test.sqlite3" \
   "$BIN/pytest" -m "embedded and not slow and not browser" "$@"
 
 echo; echo "===================== summary ====================="

@@ -12,6 +12,7 @@ from variants.base import (
     Notation,
     OrthogonalVariant,
     Precedence,
+    PromotionRule,
     SquareInfo,
     Variant,
 )
@@ -33,7 +34,7 @@ from variants.types import Bitboard, Color, Move, Outcome, Position, Reason, Squ
 __all__ = [
     "AmbiguousMove", "Bitboard", "BoardSpec", "Color", "DiagonalVariant", "GameRecord",
     "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidSquare", "Move",
-    "Notation", "OrthogonalVariant", "Outcome", "PDNMoveError", "PlayedMove", "Position", "Precedence",
-    "Reason", "Registry", "Square", "SquareInfo", "UnknownVariant", "Variant", "VariantError",
-    "default_registry", "get_variant", "variant_keys",
+    "Notation", "OrthogonalVariant", "Outcome", "PDNMoveError", "PlayedMove", "Position",
+    "Precedence", "PromotionRule", "Reason", "Registry", "Square", "SquareInfo", "UnknownVariant",
+    "Variant", "VariantError", "default_registry", "get_variant", "variant_keys",
 ]

@@ -3,6 +3,13 @@
 A ruleset is a stateless object: its rules are class attributes (directions, flying kings,
 capture precedence, when captured pieces leave, mid-capture promotion, the 180-degree ban)
 and a few documented hooks. Nothing here asks which ruleset it is.
+
+Declared rules (class attributes, see ``Variant``): ``man_move_vectors`` and
+``man_capture_vectors`` (White's, mirrored for Black), ``flying_kings``, ``precedence``
+(:class:`Precedence`), ``immediate_removal``, ``no_reversal``, ``mid_capture_promotion``
+(:class:`PromotionRule`), ``draw_plies``, ``repetitions``. Hooks to override:
+``special_outcome`` (a ruleset's own immediate results), ``is_advance`` /
+``resets_draw_counter`` (the draw counter).
 """
 
 from __future__ import annotations
@@ -43,6 +50,17 @@ _PRECEDENCE_TEXT = {
     Precedence.MAX_PIECES_THEN_KINGS: "capturing is mandatory: the longest capture, then the "
                                       "one taking the most kings",
 }
+
+
+class PromotionRule(enum.Enum):
+    """What happens to a man that lands on the far row in the middle of a capture.
+
+    A man that *ends* its move on the far row is crowned under every rule.
+    """
+
+    STAYS_MAN = "stays_man"  # goes on capturing as a man if it can (International, Turkish)
+    ENDS_MOVE = "ends_move"  # crowned at once and the move ends there (English, Spanish)
+    CONTINUES_AS_KING = "continues_as_king"  # crowned at once, goes on as a king (Russian)
 
 
 class Notation(enum.Enum):
@@ -116,7 +134,7 @@ class Variant:
     precedence: ClassVar[Precedence] = Precedence.FREE
     immediate_removal: ClassVar[bool] = False
     no_reversal: ClassVar[bool] = False  # the 180-degree ban between two captures
-    promotion_ends_capture: ClassVar[bool] = False
+    mid_capture_promotion: ClassVar[PromotionRule] = PromotionRule.STAYS_MAN
     full_capture_path: ClassVar[bool] = False  # notation lists every landing square
     draw_plies: ClassVar[int] = 100  # plies with no capture and no man advance
     repetitions: ClassVar[int] = 3
@@ -327,9 +345,17 @@ class Variant:
             continued = False
             for land in landings:
                 new_path = path + (land,)
-                if not king and (promo >> land) & 1 and self.promotion_ends_capture:
-                    found.add(new_path, new_captured, new_mask, new_kings, True)
-                    continued = True
+                if (not king and (promo >> land) & 1
+                        and self.mid_capture_promotion is not PromotionRule.STAYS_MAN):
+                    if self.mid_capture_promotion is PromotionRule.ENDS_MOVE:
+                        found.add(new_path, new_captured, new_mask, new_kings, True)
+                        continued = True
+                    elif self._search(_Crowned(found), True, self._all_dirs, promo, land,
+                                      new_path, new_captured, new_mask, new_kings,
+                                      new_blockers, new_targets, opp_kings, d):
+                        continued = True  # CONTINUES_AS_KING: the rest is a king's capture
+                    else:
+                        stops.append(land)
                     continue
                 if self._search(found, king, dirs, promo, land, new_path, new_captured,
                                 new_mask, new_kings, new_blockers, new_targets, opp_kings, d):
@@ -563,6 +589,19 @@ class _Collector:
 
     def moves(self) -> list[Move]:
         return list(self.found.values())
+
+
+class _Crowned(_Collector):
+    """Forwards chains of a man crowned mid-capture, marking them as promotions."""
+
+    __slots__ = ("parent",)
+
+    def __init__(self, parent: _Collector) -> None:
+        self.parent = parent
+
+    def add(self, path: tuple[Square, ...], captured: tuple[Square, ...], mask: Bitboard,
+            kings: int, promotes: bool) -> None:
+        self.parent.add(path, captured, mask, kings, True)
 
 
 def _bits(bb: Bitboard) -> Iterable[Square]:

@@ -1,4 +1,4 @@
-"""A game record: start position, moves, and the history that repetition and the draw counter need."""
+"""A game record: start, moves, and the history repetition and the draw counter need."""
 
 from __future__ import annotations
 
@@ -92,7 +92,8 @@ class GameRecord:
         played = PlayedMove(move, variant.format_move(position, move, legal), position)
         after = variant.apply(position, move)
         self._quiet_history.append(self.quiet_plies)
-        self.quiet_plies = 0 if variant.resets_draw_counter(position, move) else self.quiet_plies + 1
+        resets = variant.resets_draw_counter(position, move)
+        self.quiet_plies = 0 if resets else self.quiet_plies + 1
         self.moves.append(played)
         self._positions.append(after)
         self._counts[after] += 1

@@ -1,4 +1,4 @@
-"""The registry of rulesets: the built-ins plus plugins from the ``kondavo.variants`` entry points."""
+"""The registry of rulesets: the built-ins plus ``kondavo.variants`` entry-point plugins."""
 
 from __future__ import annotations
 

@@ -68,10 +68,9 @@ def recorded_side_effects(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any
 
 
 @pytest.fixture(autouse=True)
-def _fresh_in_memory_layer() -> None:
-    from channels.layers import InMemoryChannelLayer, get_channel_layer
+def _fresh_channel_layer() -> None:
+    """A new channel layer per test: each async test has its own event loop, and the Redis
+    layer's locks and connections belong to the loop that made them."""
+    from channels.layers import channel_layers
 
-    layer = get_channel_layer()
-    if isinstance(layer, InMemoryChannelLayer):
-        layer.channels.clear()
-        layer.groups.clear()
+    channel_layers.backends.clear()

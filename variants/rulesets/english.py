@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from variants.base import DiagonalVariant, Precedence
+from variants.base import DiagonalVariant, Precedence, PromotionRule
 from variants.types import Color
 
 
@@ -17,7 +17,7 @@ class English(DiagonalVariant):
     # Men move and capture forward only; kings step one square and jump short.
     flying_kings = False
     precedence = Precedence.FREE
-    promotion_ends_capture = True
+    mid_capture_promotion = PromotionRule.ENDS_MOVE
 
 
 ENGLISH = English()

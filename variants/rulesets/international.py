@@ -17,7 +17,7 @@ class International(DiagonalVariant):
     flying_kings = True
     precedence = Precedence.MAX_PIECES
     # A man passing the far row mid-capture stays a man and goes on; it is crowned only when
-    # the move ends there (promotion_ends_capture stays False).
+    # the move ends there (mid_capture_promotion stays STAYS_MAN).
 
 
 INTERNATIONAL = International()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from variants.base import DiagonalVariant, Precedence
+from variants.base import DiagonalVariant, Precedence, PromotionRule
 
 
 class Spanish(DiagonalVariant):
@@ -16,7 +16,7 @@ class Spanish(DiagonalVariant):
     flying_kings = True
     precedence = Precedence.MAX_PIECES_THEN_KINGS
     # Men capture forward only, so a man on the far row can never continue: crowning ends it.
-    promotion_ends_capture = True
+    mid_capture_promotion = PromotionRule.ENDS_MOVE
 
 
 SPANISH = Spanish()

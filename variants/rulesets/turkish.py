@@ -22,7 +22,7 @@ class Turkish(OrthogonalVariant):
     immediate_removal = True  # each jumped piece leaves at once
     no_reversal = True  # never straight back along the line just travelled
     full_capture_path = True  # b3xd3xd5
-    # A man reaching the far row mid-capture goes on as a man (promotion_ends_capture False).
+    # A man reaching the far row mid-capture goes on as a man (mid_capture_promotion is STAYS_MAN).
     # A sideways man move is not an advance: is_advance compares ranks, so it already is not.
 
     def special_outcome(self, position: Position) -> Outcome | None:

@@ -115,7 +115,14 @@ export class Board {
     this._onKeyDown = this._onKeyDown.bind(this);
     this.el.addEventListener("pointerdown", this._onPointerDown);
     this.el.addEventListener("keydown", this._onKeyDown);
-    this.el.addEventListener("focus", () => this._render());
+    this.el.addEventListener("focus", () => {
+      // Tabbing in (not clicking) shows the focus ring at once.
+      if (performance.now() - (this._pointerAt || -1e9) > 500) {
+        this._keyboard = true;
+        this.el.classList.add("kb-keyboard");
+      }
+      this._render();
+    });
     this.el.addEventListener("blur", () => this._render());
     this._render();
   }
@@ -205,7 +212,17 @@ export class Board {
       return;
     }
     if (through.length === 1) { this._play(through[0]); return; }
-    // Several moves reach this square: advance as far as they agree.
+    const k = s.progress.length;
+    const direct = through.filter((m) => m.path[k] === label);
+    if (direct.length) {
+      // The square is the next landing square of some moves: step onto it.
+      if (direct.length === 1) { this._play(direct[0]); return; }
+      s.progress = [...s.progress, label];
+      s.goal = null;
+      this._render();
+      return;
+    }
+    // Several moves reach this square later on: advance as far as they agree.
     const prefixes = through.map((m) => m.path.slice(0, m.path.indexOf(label, s.progress.length) + 1));
     const common = commonPrefix(prefixes);
     const reached = common[common.length - 1] === label;
@@ -343,7 +360,9 @@ export class Board {
     const s = this.state;
     const b = s.board;
     if (!b) return;
-    this.el.className = this.el.className.replace(/\bkb-theme-\S+/g, "").trim();
+    for (const c of [...this.el.classList]) {
+      if (c.startsWith("kb-theme-") && c !== `kb-theme-${s.theme}`) this.el.classList.remove(c);
+    }
     this.el.classList.add("kb-board", `kb-theme-${s.theme}`);
     this.el.classList.toggle("kb-interactive", !!s.movable && this._legal().length > 0);
 
@@ -367,7 +386,8 @@ export class Board {
     const lastPath = new Set(last.path || []);
     const lastCaptured = new Set(last.captured || []);
     const ghostAt = new Map((s.capturedPieces || []).map((g) => [g.square, g.piece]));
-    const focusOn = document.activeElement === this.el;
+    // The focus ring follows the keyboard; a mouse or finger does not show it.
+    const focusOn = document.activeElement === this.el && this._keyboard;
 
     for (const [label, sq] of this._squares) {
       const cl = sq.el.classList;
@@ -459,6 +479,9 @@ export class Board {
 
   _onPointerDown(ev) {
     if (ev.button !== undefined && ev.button !== 0) return;
+    this._keyboard = false;
+    this._pointerAt = performance.now();
+    this.el.classList.remove("kb-keyboard");
     const sq = ev.target.closest && ev.target.closest("[data-square]");
     if (!sq) return;
     const label = sq.dataset.square;
@@ -527,6 +550,10 @@ export class Board {
   _onKeyDown(ev) {
     const s = this.state;
     if (!s.board) return;
+    if (!this._keyboard) {
+      this._keyboard = true;
+      this.el.classList.add("kb-keyboard");
+    }
     const dirs = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     if (ev.key in dirs) {
       ev.preventDefault();

@@ -1,0 +1,208 @@
+"""Game and lobby sockets through WebsocketCommunicator (in-memory or real Redis layer)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from kondavo.accounts.services import GUEST_SESSION_KEY
+from kondavo.games.models import Game
+from kondavo.games.routing import websocket_urlpatterns
+from kondavo.games.services import game_create, game_create_vs_computer
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
+
+TIMEOUT = 5
+
+
+def app() -> Any:
+    return URLRouter(websocket_urlpatterns)
+
+
+async def connect(path: str, player: Any | None) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(app(), path)
+    comm.scope["user"] = AnonymousUser()
+    comm.scope["session"] = {GUEST_SESSION_KEY: player.guest_key} if player else {}
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    return comm
+
+
+async def receive(comm: WebsocketCommunicator, t: str | None = None) -> dict[str, Any]:
+    """The next frame (of type ``t``, skipping presence frames)."""
+    while True:
+        frame = await comm.receive_json_from(timeout=TIMEOUT)
+        if frame["t"] == "presence" and t != "presence":
+            continue
+        if t is None or frame["t"] == t:
+            return frame
+        raise AssertionError(f"expected {t}, got {frame}")
+
+
+async def skip_to(comm: WebsocketCommunicator, t: str) -> dict[str, Any]:
+    while True:
+        frame = await comm.receive_json_from(timeout=TIMEOUT)
+        if frame["t"] == t:
+            return frame
+
+
+@pytest.fixture
+async def seated(guest_factory: Any) -> tuple[Any, Any, Any, Game]:
+    def make() -> tuple[Any, Any, Any, Game]:
+        white, black, spectator = guest_factory(), guest_factory(), guest_factory()
+        game = game_create(creator=white, opponent=black, ruleset="international",
+                           color="white", time_control="5+3")
+        return white, black, spectator, game
+
+    return await database_sync_to_async(make)()
+
+
+async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
+    white, black, spectator, game = seated
+    path = f"/ws/game/{game.id}/"
+    cw, cb, cs = (await connect(path, white), await connect(path, black),
+                  await connect(path, spectator))
+    states = [await receive(c, "state") for c in (cw, cb, cs)]
+    assert [s["d"]["you"] for s in states] == ["white", "black", None]
+    v0 = states[0]["v"]
+    assert states[0]["d"]["ply"] == 0 and states[0]["d"]["legal"]
+
+    await cw.send_json_to({"t": "move", "d": {"ply": 0, "move": "32-28"}})
+    for c in (cw, cb, cs):
+        frame = await receive(c, "move")
+        assert frame["v"] == v0 + 1
+        d = frame["d"]
+        assert d["ply"] == 1 and d["notation"] == "32-28" and d["turn"] == "black"
+        assert d["path"] == ["32", "28"] and d["captured"] == [] and d["legal"]
+        assert d["clocks"]["running"] == "black"
+
+    # errors go to the sender only, with the current version
+    await cb.send_json_to({"t": "move", "d": {"ply": 0, "move": "19-23"}})
+    err = await receive(cb, "error")
+    assert err["d"]["code"] == "stale_ply" and err["v"] == v0 + 1
+    await cw.send_json_to({"t": "move", "d": {"ply": 1, "move": "28-23"}})
+    assert (await receive(cw, "error"))["d"]["code"] == "not_your_turn"
+    await cs.send_json_to({"t": "move", "d": {"ply": 1, "move": "19-23"}})
+    assert (await receive(cs, "error"))["d"]["code"] == "not_a_player"
+    await cs.send_json_to({"t": "resign"})
+    assert (await receive(cs, "error"))["d"]["code"] == "not_a_player"
+    await cb.send_json_to({"t": "move", "d": {"ply": 1, "move": "19-28"}})
+    assert (await receive(cb, "error"))["d"]["code"] == "illegal_move"
+    await cb.send_json_to({"t": "move", "d": {"ply": 1}})
+    assert (await receive(cb, "error"))["d"]["code"] == "bad_request"
+    await cb.send_json_to({"t": "fly"})
+    assert (await receive(cb, "error"))["d"]["code"] == "unknown_type"
+    await cb.send_to(text_data="{not json")
+    assert (await receive(cb, "error"))["d"]["code"] == "bad_json"
+    await cb.send_to(text_data=json.dumps({"t": "ping", "d": {"pad": "x" * 5000}}))
+    assert (await receive(cb, "error"))["d"]["code"] == "too_large"
+    await cb.send_json_to({"t": "ping"})
+    assert (await receive(cb, "pong"))["v"] == v0 + 1
+    await cs.send_json_to({"t": "resync"})
+    resync = await receive(cs, "state")
+    assert resync["v"] == v0 + 1 and resync["d"]["moves"] == ["32-28"]
+
+    # draw offer, decline, resign: everyone sees the events
+    await cb.send_json_to({"t": "draw_offer"})
+    assert (await receive(cw, "draw_offer"))["d"] == {"by": "black"}
+    assert (await receive(cb, "draw_offer"))["d"] == {"by": "black"}
+    await cw.send_json_to({"t": "draw_decline"})
+    assert (await receive(cb, "draw_offer"))["d"] == {"by": None}
+    await cw.send_json_to({"t": "resign"})
+    for c in (cw, cb, cs):
+        end = await skip_to(c, "end")
+        assert end["d"]["result"] == {"winner": "black", "reason": "resign", "score": "0-2"}
+    for c in (cw, cb, cs):
+        await c.disconnect()
+
+
+async def test_rate_limit(seated: Any) -> None:
+    white, _black, _spectator, game = seated
+    comm = await connect(f"/ws/game/{game.id}/", white)
+    await receive(comm, "state")
+    for _ in range(60):
+        await comm.send_json_to({"t": "ping"})
+    frames = [await receive(comm) for _ in range(60)]
+    kinds = [f["t"] if f["t"] == "pong" else f["d"]["code"] for f in frames]
+    assert kinds.count("pong") >= 40 and "rate_limited" in kinds
+    await comm.disconnect()
+
+
+async def test_unknown_game_is_closed(guest_factory: Any) -> None:
+    player = await database_sync_to_async(guest_factory)()
+    comm = await connect("/ws/game/zzzzzzzz/", player)
+    frame = await comm.receive_json_from(timeout=TIMEOUT)
+    assert frame["t"] == "error" and frame["d"]["code"] == "not_found"
+    assert (await comm.receive_output(timeout=TIMEOUT))["type"] == "websocket.close"
+
+
+async def test_presence_and_disconnect_tracking(seated: Any) -> None:
+    white, black, _spectator, game = seated
+    path = f"/ws/game/{game.id}/"
+    cw = await connect(path, white)
+    await receive(cw, "state")
+    cb = await connect(path, black)
+    seen = [(await receive(cw, "presence"))["d"] for _ in range(2)]
+    assert seen == [{"white": True, "black": False}, {"white": True, "black": True}]
+    await cb.disconnect()
+    assert (await receive(cw, "presence"))["d"] == {"white": True, "black": False}
+    g = await database_sync_to_async(Game.objects.get)(pk=game.id)
+    assert g.black_connections == 0 and g.black_left_at is not None
+    await cw.send_json_to({"t": "claim_victory"})
+    assert (await receive(cw, "error"))["d"]["code"] == "not_allowed"
+    await cw.disconnect()
+
+
+async def test_bot_game_in_process(guest_factory: Any, settings: Any,
+                                   recorded_side_effects: dict[str, Any],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The embedded mode: the bot's move runs off the event loop and reaches the socket."""
+    import bots.seam
+
+    settings.KONDAVO_BOT_INPROCESS = True
+    settings.KONDAVO_BOT_MOVE_TIME = 0.05
+    monkeypatch.setattr(bots.seam, "request_bot_move", recorded_side_effects["real_bot"][0])
+    human = await database_sync_to_async(guest_factory)()
+    game = await database_sync_to_async(game_create_vs_computer)(
+        player=human, ruleset="english", level=1, color="white")  # the bot (Black) starts
+    comm = await connect(f"/ws/game/{game.id}/", human)
+    state = await receive(comm, "state")
+    if state["d"]["ply"] == 0:  # the bot has not moved yet
+        frame = await receive(comm, "move")
+    else:
+        frame = {"d": {"ply": state["d"]["ply"], "legal": state["d"]["legal"]}}
+    assert frame["d"]["ply"] == 1
+    reply = frame["d"]["legal"][0]["notation"]
+    await comm.send_json_to({"t": "move", "d": {"ply": 1, "move": reply}})
+    assert (await receive(comm, "move"))["d"]["ply"] == 2
+    bot_move = await receive(comm, "move")  # played in a worker thread, sent via the loop
+    assert bot_move["d"]["ply"] == 3 and bot_move["d"]["turn"] == "white"
+    await comm.disconnect()
+
+
+async def test_lobby_seek_and_accept(guest_factory: Any) -> None:
+    a, b = (await database_sync_to_async(guest_factory)(),
+            await database_sync_to_async(guest_factory)())
+    la, lb = await connect("/ws/lobby/", a), await connect("/ws/lobby/", b)
+    assert (await receive(la, "seeks"))["d"]["seeks"] == []
+    await receive(lb, "seeks")
+    await la.send_json_to({"t": "seek", "d": {"variant": "spanish", "time_control": "3+2"}})
+    seeks_a = (await receive(la, "seeks"))["d"]["seeks"]
+    seeks_b = (await receive(lb, "seeks"))["d"]["seeks"]
+    assert len(seeks_a) == 1 and seeks_a[0]["mine"] and not seeks_b[0]["mine"]
+    assert seeks_b[0]["variant"] == "spanish" and "player_id" not in seeks_b[0]
+    await lb.send_json_to({"t": "seek", "d": {"variant": "spanish"}})
+    assert (await receive(lb, "error"))["d"]["code"] == "bad_request"
+    await lb.send_json_to({"t": "accept", "d": {"id": seeks_b[0]["id"]}})
+    got: dict[str, Any] = {}
+    for name, c in (("a", la), ("b", lb)):
+        got[name] = (await skip_to(c, "game"))["d"]
+    assert got["a"] == got["b"] and got["a"]["url"] == f"/game/{got['a']['id']}/"
+    await la.disconnect()
+    await lb.disconnect()
