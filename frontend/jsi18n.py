@@ -7,7 +7,6 @@ Templates embed ``js_strings()`` with ``json_script``; game.js / lobby.js / boar
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from variants import Precedence
 
@@ -15,10 +14,10 @@ from variants import Precedence
 def js_strings() -> dict[str, object]:
     return {
         # board (assistive text)
-        "white": pgettext("piece colour", "white"),
-        "black": pgettext("piece colour", "black"),
-        "man": _("man"),
-        "king": _("king"),
+        "white-man": _("white man"),
+        "white-king": _("white king"),
+        "black-man": _("black man"),
+        "black-king": _("black king"),
         "empty": _("empty"),
         "board": _("Draughts board"),
         "mustChoose": _("choose the next landing square"),

@@ -39,8 +39,9 @@ def _rulesets() -> list[dict[str, Any]]:
         summary = ""
         if variant.key in RULES:
             summary = rules_text(variant.key, lang)[0]["summary"]
+        title = rules_text(variant.key, lang)[0]["title"] if variant.key in RULES else ""
         out.append({"key": variant.key, "name": variant.name, "summary": summary,
-                    "has_rules": variant.key in RULES})
+                    "title": title or variant.name, "has_rules": variant.key in RULES})
     return out
 
 

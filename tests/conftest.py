@@ -131,6 +131,9 @@ def daphne_server(
         PYTHONUNBUFFERED="1",
     )
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    # No Celery worker serves this Daphne: bot moves run in-process (the same task code,
+    # off the event loop). Tests with a real worker start their own Daphne.
+    env.setdefault("KONDAVO_BOT_INPROCESS", "true")
     log_path = artifacts_dir / "daphne.log"
     cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
     cmd.append("kondavo.asgi:application")

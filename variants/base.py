@@ -151,6 +151,11 @@ class Variant:
 
         self._man_moves = mirrored(self.man_move_vectors)
         self._man_captures = mirrored(self.man_capture_vectors)
+        # Bitboard tables for the hot paths, per colour: men's one-step moves as
+        # (delta, sources) and men's jumps as (victim delta, landing delta, sources), split by
+        # the sign of the shift so no branch is needed.
+        self._steps = tuple(_step_groups(geometry, dirs) for dirs in self._man_moves)
+        self._jumps = tuple(_jump_groups(geometry, dirs) for dirs in self._man_captures)
         self._all_dirs = tuple(range(len(self.vectors)))
         self._promotion = (geometry.rank_mask(self.rows - 1), geometry.rank_mask(0))
         self._labels = tuple(self._label(i) for i in range(geometry.size))
@@ -254,43 +259,53 @@ class Variant:
         return moves
 
     def _captures(self, position: Position) -> list[Move]:
-        color = position.turn
-        if color is Color.WHITE:
-            men, kings = position.white_men, position.white_kings
-            opp, opp_kings = position.black_men | position.black_kings, position.black_kings
-        else:
-            men, kings = position.black_men, position.black_kings
-            opp, opp_kings = position.white_men | position.white_kings, position.white_kings
+        if position.turn is Color.WHITE:
+            return self._capture_moves(position.white_men, position.white_kings,
+                                       position.black_men | position.black_kings,
+                                       position.black_kings, Color.WHITE)
+        return self._capture_moves(position.black_men, position.black_kings,
+                                   position.white_men | position.white_kings,
+                                   position.white_kings, Color.BLACK)
+
+    def _capture_moves(self, men: Bitboard, kings: Bitboard, opp: Bitboard,
+                       opp_kings: Bitboard, color: Color) -> list[Move]:
+        """Every legal capture of the side with ``men`` and ``kings`` (empty if none)."""
         if not opp:
             return []
-        g = self.geometry
-        occupied = position.occupied
-        empty = g.full & ~occupied
+        occupied = men | kings | opp
         # Men that have a jump right now: a cheap bitboard filter before the search.
         starters = 0
         if men:
-            shift = g.shift
-            for d in self._man_captures[color]:
-                back = g.opposite[d]
-                starters |= men & shift(shift(empty, back) & opp, back)
+            empty = self.geometry.full & ~occupied
+            up, down = self._jumps[color]
+            for a, b, src in up:
+                starters |= men & src & (opp >> a) & (empty >> b)
+            for a, b, src in down:
+                starters |= men & src & (opp << a) & (empty << b)
         if not (starters or kings):
             return []
+        return self._collect(starters, kings, opp, opp_kings, occupied, color).moves()
+
+    def _collect(self, starters: Bitboard, kings: Bitboard, opp: Bitboard,
+                 opp_kings: Bitboard, occupied: Bitboard, color: Color) -> _Collector:
+        """Complete the capture chains of the men in ``starters`` and of ``kings``."""
         found = _Collector(self.precedence)
         dirs_man = self._man_captures[color]
         promo = self._promotion[color]
+        search = self._search
         while starters:
             low = starters & -starters
             starters ^= low
             sq = low.bit_length() - 1
-            self._search(found, False, dirs_man, promo, sq, (sq,), (), 0, 0,
-                         occupied ^ low, opp, opp_kings, -1)
+            search(found, False, dirs_man, promo, sq, (sq,), (), 0, 0, occupied ^ low, opp,
+                   opp_kings, -1)
         while kings:
             low = kings & -kings
             kings ^= low
             sq = low.bit_length() - 1
-            self._search(found, True, self._all_dirs, promo, sq, (sq,), (), 0, 0,
-                         occupied ^ low, opp, opp_kings, -1)
-        return found.moves()
+            search(found, True, self._all_dirs, promo, sq, (sq,), (), 0, 0, occupied ^ low, opp,
+                   opp_kings, -1)
+        return found
 
     def _search(self, found: _Collector, king: bool, dirs: tuple[int, ...], promo: Bitboard,
                 sq: Square, path: tuple[Square, ...], captured: tuple[Square, ...],
@@ -407,13 +422,112 @@ class Variant:
         return Position(wm, wk, bm, bk, Color.WHITE)
 
     def perft(self, position: Position, depth: int) -> int:
+        """Leaf nodes of the legal move tree ``depth`` plies deep (unique-move convention).
+
+        Runs on raw bitboards: quiet moves are never turned into Move objects, and leaf
+        quiet moves are counted with popcounts. Nothing is cached between positions.
+        """
         if depth <= 0:
             return 1
-        moves = self.legal_moves(position)
+        if position.turn is Color.WHITE:
+            return self._perft(position.white_men, position.white_kings, position.black_men,
+                               position.black_kings, Color.WHITE, depth)
+        return self._perft(position.black_men, position.black_kings, position.white_men,
+                           position.white_kings, Color.BLACK, depth)
+
+    def _perft(self, men: Bitboard, kings: Bitboard, om: Bitboard, ok: Bitboard,
+               color: Color, depth: int) -> int:
+        """Perft from the mover's side: (men, kings) to move against (om, ok)."""
+        opp = om | ok
+        occupied = men | kings | opp
+        g = self.geometry
+        empty = g.full & ~occupied
+        starters = 0
+        if men and opp:
+            jumps_up, jumps_down = self._jumps[color]
+            for a, b, src in jumps_up:
+                starters |= men & src & (opp >> a) & (empty >> b)
+            for a, b, src in jumps_down:
+                starters |= men & src & (opp << a) & (empty << b)
+        other = Color.BLACK if color is Color.WHITE else Color.WHITE
+        captures = (self._collect(starters, kings, opp, ok, occupied, color).found
+                    if (starters or kings) and opp else None)
+        if captures:
+            if depth == 1:
+                return len(captures)
+            total = 0
+            for (origin, destination, mask), (_path, _captured, promotes) in captures.items():
+                o = 1 << origin
+                d = 1 << destination
+                keep = ~mask
+                if men & o:
+                    if promotes:
+                        total += self._perft(om & keep, ok & keep, men ^ o, kings | d, other,
+                                             depth - 1)
+                    else:
+                        total += self._perft(om & keep, ok & keep, men ^ o | d, kings, other,
+                                             depth - 1)
+                else:
+                    total += self._perft(om & keep, ok & keep, men, kings ^ o | d, other,
+                                         depth - 1)
+            return total
+        up, down = self._steps[color]
+        flying = self.flying_kings
         if depth == 1:
-            return len(moves)
-        apply = self.apply
-        return sum(self.perft(apply(position, m), depth - 1) for m in moves)
+            count = 0
+            if men:
+                for delta, src in up:
+                    count += ((men & src) << delta & empty).bit_count()
+                for delta, src in down:
+                    count += ((men & src) >> delta & empty).bit_count()
+            while kings:
+                low = kings & -kings
+                kings ^= low
+                sq = low.bit_length() - 1
+                for rays in g.rays:
+                    for n in rays[sq]:
+                        if not (empty >> n) & 1:
+                            break
+                        count += 1
+                        if not flying:
+                            break
+            return count
+        total = 0
+        perft = self._perft
+        promo = self._promotion[color]
+        if men:
+            below = depth - 1
+            for delta, src in up:
+                t = (men & src) << delta & empty
+                while t:
+                    dest = t & -t
+                    t ^= dest
+                    if dest & promo:
+                        total += perft(om, ok, men ^ dest >> delta, kings | dest, other, below)
+                    else:
+                        total += perft(om, ok, men ^ (dest >> delta | dest), kings, other, below)
+            for delta, src in down:
+                t = (men & src) >> delta & empty
+                while t:
+                    dest = t & -t
+                    t ^= dest
+                    if dest & promo:
+                        total += perft(om, ok, men ^ dest << delta, kings | dest, other, below)
+                    else:
+                        total += perft(om, ok, men ^ (dest << delta | dest), kings, other, below)
+        rest = kings
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            sq = low.bit_length() - 1
+            for rays in g.rays:
+                for n in rays[sq]:
+                    if not (empty >> n) & 1:
+                        break
+                    total += perft(om, ok, men, kings ^ low | 1 << n, other, depth - 1)
+                    if not flying:
+                        break
+        return total
 
     # --- outcome ----------------------------------------------------------------------------
     def is_advance(self, position: Position, move: Move) -> bool:
@@ -542,8 +656,7 @@ class Variant:
             exact = [m for m in candidates if list(m.path) == squares]
             if not exact:
                 # Another path to the same move (same captured set) is the same move.
-                exact = [m for m in candidates
-                         if len(m.path) == len(squares) and set(m.path) >= set(squares[1:-1])]
+                exact = [m for m in candidates if self._path_fits(position, m, squares)]
             candidates = exact
         if not candidates:
             raise IllegalMove(f"{raw} is not a legal move here" + self._hint(position, legal))
@@ -551,6 +664,38 @@ class Variant:
             raise AmbiguousMove(raw, ["x".join(self._labels[s] for s in m.path)
                                       for m in candidates])
         return candidates[0]
+
+    def _path_fits(self, position: Position, move: Move, squares: Sequence[Square]) -> bool:
+        """True when ``squares`` (origin, then every landing) is a way to play ``move``.
+
+        Each step must run along one line and jump exactly one of the move's captured pieces,
+        over otherwise empty squares, and the steps together must take all of them.
+        """
+        if len(squares) != len(move.path):
+            return False
+        g = self.geometry
+        mask = move.captured_mask
+        blockers = position.occupied & ~(1 << squares[0])
+        taken = 0
+        for a, b in zip(squares, squares[1:], strict=False):
+            between: tuple[Square, ...] | None = None
+            for rays in g.rays:
+                ray = rays[a]
+                if b in ray:
+                    between = ray[:ray.index(b)]
+                    break
+            if between is None or (blockers >> b) & 1:
+                return False
+            victims = [sq for sq in between if (blockers >> sq) & 1]
+            if len(victims) != 1 or not (mask >> victims[0]) & 1 or (taken >> victims[0]) & 1:
+                return False
+            if not self.flying_kings or not (position.kings(position.turn) >> squares[0]) & 1:
+                if len(between) != 1:
+                    return False
+            taken |= 1 << victims[0]
+            if self.immediate_removal:
+                blockers &= ~(1 << victims[0])
+        return taken == mask
 
     def _hint(self, position: Position, legal: Sequence[Move]) -> str:
         if legal and legal[0].captured:
@@ -571,7 +716,8 @@ class _Collector:
     def __init__(self, precedence: Precedence) -> None:
         self.precedence = precedence
         self.best: tuple[int, int] = (0, 0)
-        self.found: dict[tuple[Square, Square, Bitboard], Move] = {}
+        self.found: dict[tuple[Square, Square, Bitboard],
+                         tuple[tuple[Square, ...], tuple[Square, ...], bool]] = {}
 
     def add(self, path: tuple[Square, ...], captured: tuple[Square, ...], mask: Bitboard,
             kings: int, promotes: bool) -> None:
@@ -585,10 +731,11 @@ class _Collector:
                 self.found.clear()
         key = (path[0], path[-1], mask)
         if key not in self.found:
-            self.found[key] = Move(path, captured, promotes, mask)
+            self.found[key] = (path, captured, promotes)
 
     def moves(self) -> list[Move]:
-        return list(self.found.values())
+        return [Move(path, captured, promotes, key[2])
+                for key, (path, captured, promotes) in self.found.items()]
 
 
 class _Crowned(_Collector):
@@ -602,6 +749,46 @@ class _Crowned(_Collector):
     def add(self, path: tuple[Square, ...], captured: tuple[Square, ...], mask: Bitboard,
             kings: int, promotes: bool) -> None:
         self.parent.add(path, captured, mask, kings, True)
+
+
+Groups = tuple[tuple[int, Bitboard], ...]
+JumpGroups = tuple[tuple[int, int, Bitboard], ...]
+
+
+def _step_groups(g: Geometry, dirs: tuple[int, ...]) -> tuple[Groups, Groups]:
+    """One-step shifts of ``dirs`` as (delta, sources): left shifts, then right shifts."""
+    up: dict[int, Bitboard] = {}
+    down: dict[int, Bitboard] = {}
+    for d in dirs:
+        for delta, sources in g.shifts[d]:
+            if delta > 0:
+                up[delta] = up.get(delta, 0) | sources
+            else:
+                down[-delta] = down.get(-delta, 0) | sources
+    return tuple(sorted(up.items())), tuple(sorted(down.items()))
+
+
+def _jump_groups(g: Geometry, dirs: tuple[int, ...]) -> tuple[JumpGroups, JumpGroups]:
+    """Short jumps of ``dirs`` as (victim delta, landing delta, sources), split by sign.
+
+    A man on a source square has a jump when ``opp`` holds the victim square and the landing
+    square is empty: ``src & (opp >> a) & (empty >> b)`` (left shifts for the other sign).
+    """
+    up: dict[tuple[int, int], Bitboard] = {}
+    down: dict[tuple[int, int], Bitboard] = {}
+    for d in dirs:
+        for sq in range(g.size):
+            victim = g.neighbour[d][sq]
+            land = g.neighbour[d][victim] if victim >= 0 else -1
+            if land < 0:
+                continue
+            a, b = victim - sq, land - sq
+            if a > 0:
+                up[(a, b)] = up.get((a, b), 0) | 1 << sq
+            else:
+                down[(-a, -b)] = down.get((-a, -b), 0) | 1 << sq
+    return (tuple((a, b, m) for (a, b), m in sorted(up.items())),
+            tuple((a, b, m) for (a, b), m in sorted(down.items())))
 
 
 def _bits(bb: Bitboard) -> Iterable[Square]:

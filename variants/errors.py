@@ -45,6 +45,18 @@ class InvalidPDN(VariantError):
     pass
 
 
+def with_context(exc: VariantError, prefix: str) -> VariantError:
+    """A copy of ``exc`` (same class and attributes) whose message starts with ``prefix``.
+
+    Works for errors whose constructor takes other arguments than a message (AmbiguousMove).
+    """
+    cls = type(exc)
+    copy = cls.__new__(cls)
+    copy.__dict__.update(exc.__dict__)
+    copy.args = (f"{prefix}: {exc}",)
+    return copy
+
+
 class PDNMoveError(InvalidPDN, IllegalMove):
     """A PDN game whose movetext holds an illegal, ambiguous or unreadable move.
 

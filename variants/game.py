@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from variants.base import Variant
-from variants.errors import IllegalMove
+from variants.errors import IllegalMove, VariantError, with_context
 from variants.types import Move, Outcome, Position
 
 
@@ -47,12 +47,13 @@ class GameRecord:
         """
         start = variant.parse_fen(start_fen) if start_fen else variant.initial_position()
         record = cls(variant, start)
+        offset = 0 if start.turn is variant.first_to_move else 1
         for ply, text in enumerate(moves):
             try:
                 record.push_notation(text)
-            except ValueError as exc:
-                number = ply // 2 + 1
-                raise type(exc)(f"move {number} ({text}): {exc}") from exc
+            except VariantError as exc:
+                number = (ply + offset) // 2 + 1
+                raise with_context(exc, f"move {number} ({text})") from exc
         return record
 
     @property

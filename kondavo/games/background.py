@@ -17,7 +17,7 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
-from django.db import close_old_connections
+from django.db import connections
 
 log = logging.getLogger(__name__)
 
@@ -47,18 +47,24 @@ def run_later(func: Callable[..., Any], *args: Any, delay: float = 0.0) -> None:
             except Exception:
                 log.exception("background job %s failed", getattr(func, "__name__", func))
             finally:
-                close_old_connections()
+                connections.close_all()
 
         timer = threading.Timer(max(delay, 0.0), target)
         timer.daemon = True
         timer.start()
         return
 
+    def job() -> None:
+        try:
+            func(*args)
+        finally:
+            connections.close_all()  # this pool thread may never run Django code again
+
     async def runner() -> None:
         if delay > 0:
             await asyncio.sleep(delay)
         try:
-            await database_sync_to_async(func, thread_sensitive=False)(*args)
+            await database_sync_to_async(job, thread_sensitive=False)()
         except Exception:
             log.exception("background job %s failed", getattr(func, "__name__", func))
 

@@ -135,9 +135,9 @@ class Game(models.Model):
         if player is None:
             return None
         if self.white_id == player.pk:
-            return Side.WHITE.value
+            return "white"
         if self.black_id == player.pk:
-            return Side.BLACK.value
+            return "black"
         return None
 
 

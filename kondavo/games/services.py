@@ -255,7 +255,7 @@ def _flag_locked(game: Game, now: datetime) -> bool:
     if left is None or left > 0:
         return False
     ev = _Events(game)
-    _finish(game, winner=_other(side), reason=Game.Reason.TIMEOUT, now=now, ev=ev)
+    _finish(game, winner=_other(side), reason=str(Game.Reason.TIMEOUT), now=now, ev=ev)
     setattr(game, f"{side}_ms", 0)
     _save(game, ev, was_over=False, now=now)
     return True
@@ -511,7 +511,7 @@ def game_resign(*, game_id: str, player: Player, now: datetime | None = None) ->
 
     def body(game: Game, side: str, ev: _Events) -> None:
         _require_active(game)
-        _finish(game, winner=_other(side), reason=Game.Reason.RESIGN, now=now, ev=ev)
+        _finish(game, winner=_other(side), reason=str(Game.Reason.RESIGN), now=now, ev=ev)
 
     return _action(game_id, player, now, body)
 
@@ -525,7 +525,7 @@ def game_offer_draw(*, game_id: str, player: Player, now: datetime | None = None
         if game.draw_offer == side:
             return
         if game.draw_offer == _other(side):
-            _finish(game, winner=None, reason=Game.Reason.AGREEMENT, now=now, ev=ev)
+            _finish(game, winner=None, reason=str(Game.Reason.AGREEMENT), now=now, ev=ev)
             return
         game.draw_offer = side
         ev.add("draw_offer", {"by": side})
@@ -540,7 +540,7 @@ def game_accept_draw(*, game_id: str, player: Player, now: datetime | None = Non
         _require_active(game)
         if game.draw_offer != _other(side):
             raise GameError("not_allowed", "there is no draw offer to accept")
-        _finish(game, winner=None, reason=Game.Reason.AGREEMENT, now=now, ev=ev)
+        _finish(game, winner=None, reason=str(Game.Reason.AGREEMENT), now=now, ev=ev)
 
     return _action(game_id, player, now, body)
 
@@ -595,7 +595,7 @@ def game_claim_victory(*, game_id: str, player: Player, now: datetime | None = N
         if wait > timedelta(0):
             raise GameError("not_allowed",
                             f"you can claim victory in {int(wait.total_seconds()) + 1} s")
-        _finish(game, winner=side, reason=Game.Reason.ABANDONED, now=now, ev=ev)
+        _finish(game, winner=side, reason=str(Game.Reason.ABANDONED), now=now, ev=ev)
 
     return _action(game_id, player, now, body)
 

@@ -5,7 +5,8 @@
   ``daphne_server`` starts, which it is when these tests are the first browser tests.
 - ``new_page``: a page in a fresh browser context (a new visitor) that records console
   errors and page errors; ``console_errors`` is checked at the end of every test.
-- ``player_of(page)``: the guest Player behind a page's session cookie.
+- frontend_helpers.py: ``player_of(page)`` (the guest Player behind a page's session
+  cookie), ``wait_my_turn``, ``play_path``, ``game_state``.
 """
 
 from __future__ import annotations
@@ -67,39 +68,3 @@ def new_page(browser: Any, console: ConsoleLog) -> Iterator[Callable[..., Any]]:
     for context in contexts:
         context.close()
     assert console.unexpected() == [], "console errors:\n" + "\n".join(console.unexpected())
-
-
-def player_of(page: Any) -> Any:
-    """The guest Player of the browser context ``page`` belongs to."""
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from kondavo.accounts.models import Player
-    from kondavo.accounts.services import GUEST_SESSION_KEY
-
-    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-    session = SessionStore(session_key=cookies["sessionid"])
-    return Player.objects.get(guest_key=session[GUEST_SESSION_KEY])
-
-
-def game_state(page: Any) -> dict[str, Any]:
-    return page.evaluate("window.kondavoGame.state")  # type: ignore[no-any-return]
-
-
-def wait_my_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
-    page.wait_for_function(
-        "() => { const g = window.kondavoGame; return g && g.state && g.state.you &&"
-        " g.state.status === 'active' && g.state.turn === g.state.you && g.board.movable; }",
-        timeout=timeout,
-    )
-    return game_state(page)
-
-
-def play_path(page: Any, path: list[str]) -> None:
-    """Click the squares of a legal move's path, one by one (the board stops early when the
-    move is already unambiguous)."""
-    ply = page.evaluate("window.kondavoGame.state.ply")
-    for label in path:
-        if page.evaluate(f"window.kondavoGame.state.ply !== {ply} || !window.kondavoGame.board.movable"):
-            break
-        page.click(f"#board [data-square='{label}']")
-    page.wait_for_function(f"window.kondavoGame.state.ply > {ply}")

@@ -244,3 +244,28 @@ def test_record_push_rejects_an_illegal_move() -> None:
     with pytest.raises(IllegalMove):
         record.push(white_move)
     assert record.ply == 0
+
+
+def test_any_full_path_of_a_move_is_accepted() -> None:
+    # The king may land on 32 or 28 after taking 37 and still take 23: one move, two paths.
+    v = get_variant("international")
+    position = v.parse_fen("W:WK46:B37,23")
+    move = v.parse_move(position, "46x19")
+    assert v.parse_move(position, "46x28x19") == move
+    assert v.parse_move(position, "46x32x19") == move
+    with pytest.raises(IllegalMove):
+        v.parse_move(position, "46x32x18x19")
+    # The loop of section 8 can be written either way round.
+    loop = v.parse_fen("W:WK2:B7,8,17,18")
+    assert v.parse_move(loop, "2x11x22x13x2") == v.parse_move(loop, "2x13x22x11x2")
+    with pytest.raises(IllegalMove):
+        v.parse_move(loop, "2x16x27x13x2")
+
+
+def test_replaying_notation_names_the_move_number() -> None:
+    v = get_variant("english")
+    with pytest.raises(IllegalMove, match=r"^move 2 \(1-2\)"):
+        GameRecord.from_notation(v, ["11-15", "23-19", "1-2"])
+    with pytest.raises(AmbiguousMove, match=r"^move 1 \(30x14\)") as err:
+        GameRecord.from_notation(v, ["30x14"], start_fen=AMBIGUOUS)
+    assert sorted(err.value.candidates) == ["30x21x14", "30x23x14"]

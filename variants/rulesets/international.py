@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from variants.base import DiagonalVariant, Precedence
 from variants.geometry import DIAGONAL
 
@@ -9,7 +11,7 @@ from variants.geometry import DIAGONAL
 class International(DiagonalVariant):
     key = "international"
     name = "International"
-    aliases = ("polish", "10x10")
+    aliases: ClassVar[tuple[str, ...]] = ("polish", "10x10")
     pdn_gametype = "20,W,10,10,N2,0"
     rows = cols = 10
     initial_fen = "W:W31-50:B1-20"

@@ -30,7 +30,7 @@ export const DEFAULTS = Object.freeze({
   animation: 220,       // ms per move (0 = off); honours prefers-reduced-motion
   onMove: null,         // (move) => void, called with the chosen legal entry
   onSelect: null,       // (progress: [labels]) => void, called as the user steps
-  i18n: {},             // words for assistive text: white, black, man, king, empty, board
+  i18n: {},             // words for assistive text: "white-man".."black-king", empty, board
 });
 
 const WORDS = { white: "white", black: "black", man: "man", king: "king", empty: "empty",
@@ -350,6 +350,8 @@ export class Board {
   }
 
   _pieceWords(piece) {
+    const words = this.state.i18n || {};
+    if (words[piece]) return words[piece];  // e.g. "white-man" -> "pion blanc"
     const [color, kind] = piece.split("-");
     return `${this._word(color)} ${this._word(kind)}`;
   }

@@ -140,8 +140,8 @@ function handle(frame) {
       g.last_move = { path: data.path, captured: data.captured };
       if ("clocks" in data) { g.clocks = data.clocks; client.clocksAt = performance.now(); }
       client.pending = false;
-      if (g.you && g.you !== data.turn) { /* my own move echoed */ } else playSound("move");
-      if (data.captured && data.captured.length) playSound("capture");
+      // My own move sounded when it was sent; the opponent's (or any, watching) sounds now.
+      if (!g.you || g.you === data.turn) playSound(data.captured && data.captured.length ? "capture" : "move");
       break;
     }
     case "end":
@@ -157,6 +157,7 @@ function handle(frame) {
       break;
     case "players":
       g.players = data.players;
+      if (g.status !== data.status) send("resync");  // the game starts: fetch legal moves, clocks
       g.status = data.status;
       break;
     case "rematch":
