@@ -8,7 +8,7 @@ PORT ?= 8000
 # The embedded default: no external services at all.
 EMBEDDED_ENV := env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_SETTINGS_MODULE=kondavo.settings.local
 
-.PHONY: run test lint system-deps venv clean
+.PHONY: run test lint system-deps venv clean bench-peers
 
 $(BIN)/python:
 	@if ! $(PYTHON) -m venv $(VENV) 2>/dev/null; then \
@@ -62,6 +62,12 @@ system-deps:
 
 test: $(VENV)/.installed-test system-deps
 	@bash tests/run_with_services.sh
+
+# Benchmark-only peers: each in its own directory (they share the package name `draughts`).
+bench-peers: $(VENV)/.installed-test
+	$(BIN)/pip install -q --target $(VENV)/bench-peers/py-draughts py-draughts
+	$(BIN)/pip install -q --target $(VENV)/bench-peers/pydraughts pydraughts
+	$(BIN)/pip install -q -e '.[bench]'
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
