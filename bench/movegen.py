@@ -14,11 +14,11 @@ Peers (benchmark-only, never runtime dependencies):
 
 Both install a top-level package named ``draughts``, so they cannot share one environment:
 install each into its own directory and point this script at the parent directory
-(default: ``.venv/bench-peers`` under the repository, override with ``--peers-dir`` or
-``KONDAVO_BENCH_PEERS``)::
+(``make bench-peers`` does this; default: ``.venv/bench-peers`` under the repository,
+override with ``--peers-dir`` or ``KONDAVO_BENCH_PEERS``)::
 
-    pip install --no-deps --target .venv/bench-peers/py-draughts py-draughts
-    pip install --no-deps --target .venv/bench-peers/pydraughts pydraughts
+    pip install --target .venv/bench-peers/py-draughts py-draughts
+    pip install --target .venv/bench-peers/pydraughts pydraughts
 
 Each peer runs in a subprocess with only its own directory added to ``sys.path``. Times are
 CPU time of the process (``time.process_time``), so a busy machine skews them less. Ratios are
