@@ -216,6 +216,26 @@ class PlayoutStats:
     outcomes: dict[str, int] = field(default_factory=dict)
 
 
+def check_perft_matches_moves(variant: Variant, position: Position, depth: int = 2) -> int:
+    """``variant.perft`` (a fast path on raw bitboards) agrees with ``legal_moves``/``apply``.
+
+    Perft tables prove the fast path; this proves the move generator players actually use
+    counts the same tree. Returns the node count.
+    """
+
+    def walk(p: Position, d: int) -> int:
+        if d == 0:
+            return 1
+        return sum(walk(variant.apply(p, m), d - 1) for m in variant.legal_moves(p))
+
+    slow = walk(position, depth)
+    fast = variant.perft(position, depth)
+    if slow != fast:
+        raise ConformanceError(f"{variant.key} {variant.format_fen(position)} depth {depth}: "
+                               f"perft {fast} but legal_moves/apply give {slow}")
+    return fast
+
+
 def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 300,
                     start: Position | None = None, keep_positions: int = 0) -> PlayoutStats:
     """Play ``games`` random games and check every invariant along the way.
@@ -268,12 +288,14 @@ def run_all(variant: Variant, perft_path: str | Path | None = None, games: int =
     summary["notation_round_trips"] = sum(check_notation_round_trip(variant, p)
                                           for p in positions)
     summary["apply_checks"] = sum(check_apply_deterministic(variant, p) for p in positions)
+    summary["perft_cross_checks"] = sum(1 for p in positions[::5]
+                                        if check_perft_matches_moves(variant, p, 2) >= 0)
     return summary
 
 
 __all__ = [
     "ConformanceError", "PerftCase", "PlayoutStats", "check_apply_deterministic",
     "check_fen_round_trip", "check_moves_unique", "check_notation_round_trip", "check_perft",
-    "check_perft_file", "check_position", "check_transition", "format_divide",
+    "check_perft_file", "check_perft_matches_moves", "check_position", "check_transition", "format_divide",
     "perft_divide", "random_playouts", "read_perft_file", "run_all",
 ]
