@@ -296,6 +296,6 @@ def run_all(variant: Variant, perft_path: str | Path | None = None, games: int =
 __all__ = [
     "ConformanceError", "PerftCase", "PlayoutStats", "check_apply_deterministic",
     "check_fen_round_trip", "check_moves_unique", "check_notation_round_trip", "check_perft",
-    "check_perft_file", "check_perft_matches_moves", "check_position", "check_transition", "format_divide",
-    "perft_divide", "random_playouts", "read_perft_file", "run_all",
+    "check_perft_file", "check_perft_matches_moves", "check_position", "check_transition",
+    "format_divide", "perft_divide", "random_playouts", "read_perft_file", "run_all",
 ]
