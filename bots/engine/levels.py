@@ -59,9 +59,9 @@ class Level:
 LEVELS: dict[int, Level] = {
     1: Level(1, max_depth=1, node_limit=1_000, time_share=0, noise=150, random_move=0.33),
     2: Level(2, max_depth=2, node_limit=1_500, time_share=0, noise=80, random_move=0.12),
-    3: Level(3, max_depth=2, node_limit=2_000, time_share=0, noise=40, random_move=0.04),
-    4: Level(4, max_depth=3, node_limit=2_500, time_share=0, noise=15, random_move=0.0),
-    5: Level(5, max_depth=4, node_limit=3_000, time_share=0, noise=4, random_move=0.0),
+    3: Level(3, max_depth=3, node_limit=2_000, time_share=0, noise=40, random_move=0.04),
+    4: Level(4, max_depth=4, node_limit=2_500, time_share=0, noise=15, random_move=0.0),
+    5: Level(5, max_depth=64, node_limit=3_000, time_share=0, noise=4, random_move=0.0),
     6: Level(6, max_depth=64, node_limit=5_000, time_share=0, noise=0, random_move=0.0),
     7: Level(7, max_depth=64, node_limit=12_000, time_share=0, noise=0, random_move=0.0),
     8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),

@@ -295,6 +295,8 @@ globals().update(celery_settings_for(REDIS_URL, env_str("CELERY_BROKER_URL") or 
 # Without Redis there is no worker: bot moves are computed in this process (eager Celery,
 # called off the event loop).
 KONDAVO_BOT_INPROCESS = env_bool("KONDAVO_BOT_INPROCESS", not REDIS_URL)
+# Thinking time of the top level (8), in seconds per move; lower levels use fixed budgets.
+KONDAVO_BOT_MOVE_TIME = float(env_str("KONDAVO_BOT_MOVE_TIME") or 1.0)
 
 # --------------------------------------------------------------------------- rating
 
