@@ -27,6 +27,7 @@ from typing import Final
 from weakref import WeakKeyDictionary
 
 from variants.base import Variant
+from variants.geometry import Geometry
 from variants.types import Bitboard, Color, Position, Square
 
 DEFAULT_WEIGHTS: Final[Mapping[str, int]] = MappingProxyType({
@@ -69,6 +70,10 @@ class _Side:
     steps: tuple[int, ...]  # per square: ranks still to go to promotion
     forward_dirs: tuple[int, ...]  # geometry directions of the men's forward moves
     move_dirs: tuple[int, ...]  # geometry directions of every man move
+    # Per-square positional value of a man (advance + centre) split into binary planes:
+    # sum(popcount(men & mask) << bit) is the table's total without a loop over squares.
+    man_planes: tuple[tuple[Bitboard, int], ...]
+    man_steps: tuple[tuple[int, Bitboard], ...]  # (delta, sources) of every man move
 
 
 class Evaluator:
@@ -77,10 +82,20 @@ class Evaluator:
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.weights = w = weights_for(variant)
+        self.man_v, self.king_v = w["man"], w["king"]
+        self.back_w, self.mob_w, self.runaway_w = w["back_rank"], w["mobility"], w["runaway"]
         g = variant.geometry
         self.geometry = g
+        self.full = g.full
         promotion: tuple[Bitboard, Bitboard] = getattr(
             variant, "_promotion", (g.rank_mask(variant.rows - 1), g.rank_mask(0)))
+        rows, cols = variant.rows, variant.cols
+        lo_r, hi_r = rows // 2 - 1, rows // 2
+        lo_c, hi_c = cols // 4, cols - cols // 4 - 1
+        self.centre = 0
+        for sq, (r, c) in enumerate(g.coords):
+            if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
+                self.centre |= 1 << sq
         vec_index = {v: i for i, v in enumerate(g.vectors)}
         sides: list[_Side] = []
         for color in (Color.WHITE, Color.BLACK):
@@ -103,18 +118,20 @@ class Evaluator:
                 if 0 < n <= max(2, variant.rows // 2 - 1):
                     near |= 1 << sq
             cone = tuple(self._cone(sq, forward) for sq in range(g.size))
+            table = [0] * g.size
+            for mask, bonus in rank_bonus:
+                for sq in range(g.size):
+                    if (mask >> sq) & 1:
+                        table[sq] += bonus
+            for sq in range(g.size):
+                if (self.centre >> sq) & 1:
+                    table[sq] += w["centre"]
             sides.append(_Side(promo, back, tuple(rank_bonus), near, cone, steps, forward,
-                               move_dirs))
+                               move_dirs, _planes(table), _step_groups(g, move_dirs)))
         self.sides = (sides[0], sides[1])
-        rows, cols = variant.rows, variant.cols
-        lo_r, hi_r = rows // 2 - 1, rows // 2
-        lo_c, hi_c = cols // 4, cols - cols // 4 - 1
-        self.centre = 0
-        for sq, (r, c) in enumerate(g.coords):
-            if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
-                self.centre |= 1 << sq
         start = variant.initial_position()
         self.start_pieces = max(1, start.occupied.bit_count())
+        self.king_steps = _step_groups(g, tuple(range(len(g.vectors))))
 
     def _cone(self, sq: Square, dirs: tuple[int, ...]) -> Bitboard:
         """Every square a man on ``sq`` could pass over on forward steps."""
@@ -138,55 +155,111 @@ class Evaluator:
                 + position.kings(color).bit_count() * w["king"])
 
     def evaluate(self, position: Position) -> int:
-        """Score of ``position`` for the side to move (positive: good for the mover)."""
+        """Score of ``position`` for the side to move (positive: good for the mover).
+
+        Bitboards and popcounts only: per-square tables are summed through their binary
+        planes, mobility is one shifted bitboard per distinct shift.
+        """
         w = self.weights
-        occupied = position.occupied
-        empty = self.geometry.full & ~occupied
-        shift = self.geometry.shift
-        man_v, king_v = w["man"], w["king"]
+        occupied = (position.white_men | position.white_kings | position.black_men
+                    | position.black_kings)
+        empty = self.full & ~occupied
+        man_v, king_v = self.man_v, self.king_v
+        centre = self.centre
+        back_w, mob_w, runaway_w = self.back_w, self.mob_w, self.runaway_w
         scores = [0, 0]
         materials = [0, 0]
-        for color in (Color.WHITE, Color.BLACK):
+        for color in (0, 1):
             side = self.sides[color]
-            if color is Color.WHITE:
+            if color == 0:
                 men, kings = position.white_men, position.white_kings
                 opp_men, opp_kings = position.black_men, position.black_kings
             else:
                 men, kings = position.black_men, position.black_kings
                 opp_men, opp_kings = position.white_men, position.white_kings
-            mat = men.bit_count() * man_v + kings.bit_count() * king_v
+            mat = men.bit_count() * man_v
+            if kings:
+                mat += kings.bit_count() * king_v
+                s = mat + (kings & centre).bit_count() * w["centre"]
+            else:
+                s = mat
             materials[color] = mat
-            s = mat
             if men:
-                for mask, bonus in side.rank_bonus:
+                for mask, bit in side.man_planes:
                     part = men & mask
                     if part:
-                        s += part.bit_count() * bonus
+                        s += part.bit_count() << bit
                 if opp_men:
-                    s += (men & side.back_rank).bit_count() * w["back_rank"]
+                    s += (men & side.back_rank).bit_count() * back_w
                 mob = 0
-                for d in side.move_dirs:
-                    mob |= shift(men, d) & empty
-                s += mob.bit_count() * w["mobility"]
+                for delta, sources in side.man_steps:
+                    part = men & sources
+                    if part:
+                        mob |= part << delta if delta > 0 else part >> -delta
+                s += (mob & empty).bit_count() * mob_w
                 runners = men & side.near
                 if runners:
-                    full = w["runaway"] if not opp_kings else w["runaway"] // 2
+                    full = runaway_w if not opp_kings else runaway_w // 2
+                    cone, steps = side.cone, side.steps
                     while runners:
                         low = runners & -runners
                         runners ^= low
                         sq = low.bit_length() - 1
-                        if not side.cone[sq] & occupied:
-                            s += full - 8 * side.steps[sq]
-            s += ((men | kings) & self.centre).bit_count() * w["centre"]
+                        if not cone[sq] & occupied:
+                            s += full - 8 * steps[sq]
             scores[color] = s
-        mover = position.turn
-        result = scores[mover] - scores[mover.opponent] + w["tempo"]
-        diff = materials[mover] - materials[mover.opponent]
+        mover = int(position.turn)
+        result = scores[mover] - scores[1 - mover] + w["tempo"]
+        diff = materials[mover] - materials[1 - mover]
         if diff:
             total = occupied.bit_count()
             result += diff * w["trade"] * (self.start_pieces - total) // (
                 self.start_pieces * man_v)
         return result
+
+    def can_move(self, position: Position) -> bool:
+        """Whether the side to move has a non-capturing step (men forward, kings any way).
+
+        For the built-in move generator a side without a capture has a legal move exactly
+        when this holds (a flying king's first ray square is its one-step square).
+        """
+        occupied = position.occupied
+        empty = self.full & ~occupied
+        if position.turn is Color.WHITE:
+            men, kings, side = position.white_men, position.white_kings, self.sides[0]
+        else:
+            men, kings, side = position.black_men, position.black_kings, self.sides[1]
+        for groups, bb in ((side.man_steps, men), (self.king_steps, kings)):
+            if bb:
+                for delta, sources in groups:
+                    part = bb & sources
+                    if part and (part << delta if delta > 0 else part >> -delta) & empty:
+                        return True
+        return False
+
+
+def _planes(table: list[int]) -> tuple[tuple[Bitboard, int], ...]:
+    """A table of non-negative per-square values as (squares with bit k set, k) pairs."""
+    if min(table, default=0) < 0:
+        raise ValueError("per-square tables must be non-negative")
+    planes = []
+    for bit in range(max(table, default=0).bit_length()):
+        mask = 0
+        for sq, value in enumerate(table):
+            if (value >> bit) & 1:
+                mask |= 1 << sq
+        if mask:
+            planes.append((mask, bit))
+    return tuple(planes)
+
+
+def _step_groups(g: Geometry, dirs: tuple[int, ...]) -> tuple[tuple[int, Bitboard], ...]:
+    """One-step shifts along ``dirs`` merged by delta: ``(delta, squares that can step)``."""
+    merged: dict[int, Bitboard] = {}
+    for d in dirs:
+        for delta, sources in g.shifts[d]:
+            merged[delta] = merged.get(delta, 0) | sources
+    return tuple(sorted(merged.items()))
 
 
 def _lowest(bb: Bitboard) -> Square:

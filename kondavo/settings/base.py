@@ -187,6 +187,39 @@ def celery_settings_for(redis_url: str | None, broker_url: str | None = None) ->
         "CELERY_BROKER_URL": broker,
         "CELERY_RESULT_BACKEND": broker,
         "CELERY_RESULT_EXPIRES": 3600,
+        "CELERY_BROKER_TRANSPORT_OPTIONS": redis_broker_transport_options(),
+    }
+
+
+def redis_broker_transport_options() -> dict[str, Any]:
+    """Redelivery of tasks whose worker died (kombu's Redis ack emulation).
+
+    A task is acked after it ran (``acks_late``). A worker that stops normally (SIGTERM)
+    puts its unacked messages back at once; one that is killed (SIGKILL, OOM) leaves them
+    in Redis until ``visibility_timeout`` seconds after delivery, when the next worker scan
+    (every ``unacked_restore_interval`` s, and at worker start) requeues them. The timeout
+    must exceed the longest time a worker legitimately holds a message: a bot search
+    (``bots.tasks.TIME_LIMIT``) and the ``countdown`` of the flag checks, which can be as
+    long as a player's clock (a shorter timeout redelivers those again and again).
+    """
+    return {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+        "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
+        "unacked_restore_throttle": 1,
+    }
+
+
+def celery_beat_schedule() -> dict[str, Any]:
+    """``celery -A kondavo beat`` (exactly one, see docker-compose.yml): the flag sweep, the
+    safety net that flags games whose clock ran out when their scheduled check was lost."""
+    every = float(env_str("KONDAVO_FLAG_SWEEP_SECONDS") or 10.0)
+    return {
+        "games-flag-sweep": {
+            "task": "games.tasks.game_flag_sweep",
+            "schedule": every,
+            # A sweep that waited longer than one period is superseded by the next one.
+            "options": {"queue": "celery", "expires": every},
+        },
     }
 
 
@@ -292,6 +325,7 @@ KONDAVO_SERVE_STATIC = env_bool("KONDAVO_SERVE_STATIC", False)
 REDIS_URL = env_str("REDIS_URL")
 CHANNEL_LAYERS = channel_layers_for(REDIS_URL)
 globals().update(celery_settings_for(REDIS_URL, env_str("CELERY_BROKER_URL") or None))
+CELERY_BEAT_SCHEDULE = celery_beat_schedule()
 # Without Redis there is no worker: bot moves are computed in this process (eager Celery,
 # called off the event loop).
 KONDAVO_BOT_INPROCESS = env_bool("KONDAVO_BOT_INPROCESS", not REDIS_URL)
