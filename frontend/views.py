@@ -17,6 +17,7 @@ from variants import default_registry, get_variant
 from variants.errors import UnknownVariant
 
 from .jsi18n import js_strings
+from .naming import ruleset_name
 from .rules_content import RULES, rules_text
 
 BOT_LEVELS = range(1, 9)
@@ -36,12 +37,16 @@ def _rulesets() -> list[dict[str, Any]]:
     lang = get_language() or "en"
     out = []
     for variant in default_registry():
-        summary = ""
+        name = ruleset_name(variant)
+        summary = title = ""
         if variant.key in RULES:
-            summary = rules_text(variant.key, lang)[0]["summary"]
-        title = rules_text(variant.key, lang)[0]["title"] if variant.key in RULES else ""
-        out.append({"key": variant.key, "name": variant.name, "summary": summary,
-                    "title": title or variant.name, "has_rules": variant.key in RULES})
+            text, text_lang = rules_text(variant.key, lang)
+            summary = text["summary"]
+            # Where the rules fall back to English, keep the interface's own name.
+            if text_lang == lang.split("-")[0].lower():
+                title = text["title"]
+        out.append({"key": variant.key, "name": name, "summary": summary,
+                    "title": title or name, "has_rules": variant.key in RULES})
     return out
 
 
@@ -52,7 +57,7 @@ def _time_controls() -> list[dict[str, str]]:
 def _variant_boards() -> dict[str, Any]:
     """Board description and start FEN of each ruleset (for the preview boards)."""
     return {v.key: {"board": v.board.as_dict(), "fen": v.initial_fen,
-                    "name": v.name} for v in default_registry()}
+                    "name": ruleset_name(v)} for v in default_registry()}
 
 
 @ensure_csrf_cookie
@@ -86,7 +91,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     variant = get_variant(found.ruleset)
     return render(request, "frontend/game.html", {
         "game_id": found.id,
-        "variant_name": variant.name,
+        "variant_name": ruleset_name(variant),
         "variant_key": variant.key,
         "config": {
             "id": found.id,

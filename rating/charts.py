@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .selectors import HistoryPoint
 
@@ -67,9 +68,10 @@ def rating_history_svg(points: Sequence[HistoryPoint], *, title: str) -> SafeStr
             '<polyline fill="none" stroke="currentColor" stroke-width="2" points="{}"/>', line
         ),
     ]
-    game_label = _("game")
     for i, ((x, y), point) in enumerate(zip(coords[1:], points, strict=True), start=1):
-        tip = f"{game_label} {i}: {point.rating} ({point.delta:+d})"
+        # Translators: the tooltip of one point of the rating chart, e.g. "game 3: 1516 (+16)".
+        tip = _("game %(n)s: %(rating)s (%(delta)s)") % {
+            "n": i, "rating": point.rating, "delta": f"{point.delta:+d}"}
         parts.append(
             format_html(
                 '<circle cx="{}" cy="{}" r="2.5" fill="currentColor"><title>{}</title></circle>',
@@ -79,7 +81,10 @@ def rating_history_svg(points: Sequence[HistoryPoint], *, title: str) -> SafeStr
     parts.append(
         format_html(
             '<text x="{}" y="{}" font-size="11" fill="currentColor">{}</text>',
-            PAD_LEFT, HEIGHT - 4, escape(_("%(n)s rated games") % {"n": len(points)}),
+            PAD_LEFT, HEIGHT - 4, escape(
+                ngettext("%(n)s rated game", "%(n)s rated games", len(points))
+                % {"n": len(points)}
+            ),
         )
     )
     parts.append("</svg>")

@@ -10,6 +10,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from frontend.naming import ruleset_name
 from kondavo.accounts.models import Player
 from variants import get_variant
 
@@ -21,9 +22,10 @@ LEADERBOARD_LIMIT = 50
 
 def _ruleset_name(key: str) -> str:
     try:
-        return get_variant(key).name or key
+        variant = get_variant(key)
     except Exception:  # an uninstalled plugin's old ratings
         return key
+    return ruleset_name(variant) or key
 
 
 def _tabs() -> list[dict[str, str]]:

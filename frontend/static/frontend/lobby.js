@@ -3,6 +3,9 @@
 const cfg = JSON.parse(document.getElementById("kondavo-lobby").textContent);
 const I18N = cfg.i18n || {};
 const t = (key) => (I18N[key] !== undefined ? I18N[key] : key);
+// Ruleset names in the page's language (the seek frames carry the engine's English name).
+const RULESET_NAMES = Object.fromEntries(
+  JSON.parse(document.getElementById("kondavo-rulesets").textContent).map((r) => [r.key, r.name]));
 
 const tbody = document.getElementById("seeks");
 const statusEl = document.getElementById("lobby-status");
@@ -55,7 +58,7 @@ function render() {
     const tr = document.createElement("tr");
     tr.dataset.seek = s.id;
     if (s.mine) tr.className = "mine";
-    const cells = [s.mine ? `${s.player} (${t("you")})` : s.player, s.variant_name,
+    const cells = [s.mine ? `${s.player} (${t("you")})` : s.player, RULESET_NAMES[s.variant] || s.variant_name,
                    s.time_control === "untimed" ? t("untimed") : s.time_control];
     for (const text of cells) {
       const td = document.createElement("td");
