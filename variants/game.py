@@ -56,6 +56,22 @@ class GameRecord:
                 raise with_context(exc, f"move {number} ({text})") from exc
         return record
 
+    @classmethod
+    def resume(cls, variant: Variant, position: Position, quiet_plies: int = 0,
+               history: Iterable[Position] = ()) -> GameRecord:
+        """Continue a game from ``position`` without replaying its moves.
+
+        ``quiet_plies`` is the draw counter at ``position``; ``history`` the earlier positions
+        that can still repeat, oldest first (those since the last irreversible move: a capture,
+        a promotion or a man advance). The result's ``start`` is ``position`` and its ``moves``
+        are only those pushed after resuming; ``outcome`` and ``repetition_count`` behave as
+        on the record the game was replayed into.
+        """
+        record = cls(variant, position, quiet_plies=quiet_plies)
+        record._positions = [*history, position]
+        record._counts = Counter(record._positions)
+        return record
+
     @property
     def position(self) -> Position:
         return self._positions[-1]

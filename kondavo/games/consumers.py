@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -20,9 +21,24 @@ from kondavo.accounts.middleware import get_player_for_scope
 from kondavo.accounts.models import Player
 from kondavo.games import selectors, services
 from kondavo.games.errors import GameError
-from kondavo.games.events import LOBBY_GROUP, game_group, player_group
+from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
 
 MAX_FRAME_BYTES = 4096
+
+
+def _in_memory_sqlite() -> bool:
+    db = settings.DATABASES["default"]
+    return "sqlite" in db["ENGINE"] and str(db.get("NAME", "")) in (":memory:", "")
+
+
+def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """``fn`` in a worker thread of the loop's pool, not on the one shared "sync" thread:
+    a Daphne process then runs several game transactions at once. Safe because every write
+    locks its game row (PostgreSQL ``select_for_update``; SQLite's IMMEDIATE transactions
+    serialise writers), and each pool thread has its own connection (closed or kept per
+    ``CONN_MAX_AGE`` around every call). An in-memory SQLite database exists only in the
+    thread that made it, so there the calls stay on the shared thread."""
+    return database_sync_to_async(fn, thread_sensitive=_in_memory_sqlite())
 
 
 class TokenBucket:
@@ -55,6 +71,16 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
 
     def handlers(self) -> dict[str, Handler]:
         raise NotImplementedError
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As Channels' ``dispatch`` without its ``aclose_old_connections()`` before every
+        message: that is a hop to the one shared "sync" thread per frame received and per
+        group event. This event loop never touches the database itself; each
+        ``database_sync_to_async`` call closes stale connections in its own thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     def make_bucket(self) -> TokenBucket:
         rate = float(getattr(settings, "KONDAVO_WS_RATE", 20))
@@ -130,31 +156,42 @@ class GameConsumer(_ProtocolConsumer):
         self.group = game_group(self.game_id)
         self.player = await get_player_for_scope(self.scope)
         await self.accept()
-        await database_sync_to_async(services.game_flag_if_expired)(game_id=self.game_id)
-        if await database_sync_to_async(selectors.game_get)(game_id=self.game_id) is None:
+        # Join the group before the state is read, so no event falls between the two.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+
+        def opened() -> tuple[bool, tuple[int, dict[str, Any]] | None]:
+            """One trip to the database: flag check, presence, then the state."""
+            services.game_flag_if_expired(game_id=self.game_id)
+            if selectors.game_get(game_id=self.game_id) is None:
+                return False, None
+            present = services.game_presence(
+                game_id=self.game_id, player=self.player, connected=True) is not None
+            return present, self._state()
+
+        self.present, result = await db_call(opened)()
+        if result is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.send_error("not_found", "no such game")
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.present = await database_sync_to_async(services.game_presence)(
-            game_id=self.game_id, player=self.player, connected=True) is not None
-        await self.do_resync({})
+        self.version = result[0]
+        await self.send_frame("state", result[1])
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "present", False):
-            await database_sync_to_async(services.game_presence)(
+            await db_call(services.game_presence)(
                 game_id=self.game_id, player=self.player, connected=False)
 
-    async def do_resync(self, data: dict[str, Any]) -> None:
-        def state() -> tuple[int, dict[str, Any]] | None:
-            game = selectors.game_get(game_id=self.game_id)
-            if game is None:
-                return None
-            return game.version, selectors.game_state(game, self.player)
+    def _state(self) -> tuple[int, dict[str, Any]] | None:
+        game = selectors.game_get(game_id=self.game_id)
+        if game is None:
+            return None
+        return game.version, selectors.game_state(game, self.player)
 
-        result = await database_sync_to_async(state)()
+    async def do_resync(self, data: dict[str, Any]) -> None:
+        result = await db_call(self._state)()
         if result is None:
             raise GameError("not_found", "no such game")
         self.version = result[0]
@@ -166,7 +203,7 @@ class GameConsumer(_ProtocolConsumer):
                                            '{"ply": N, "path": [...]}')
         if self.player is None:
             raise GameError("not_a_player", "you are not playing in this game")
-        await database_sync_to_async(services.game_play_move)(
+        await db_call(services.game_play_move)(
             game_id=self.game_id, player=self.player, ply=data["ply"],
             move_text=data.get("move"), path=data.get("path"))
 
@@ -174,7 +211,7 @@ class GameConsumer(_ProtocolConsumer):
         async def handler(data: dict[str, Any]) -> None:
             if self.player is None:
                 raise GameError("not_a_player", "you are not playing in this game")
-            await database_sync_to_async(service)(game_id=self.game_id, player=self.player)
+            await db_call(service)(game_id=self.game_id, player=self.player)
 
         return handler
 
@@ -184,7 +221,10 @@ class GameConsumer(_ProtocolConsumer):
             if frame["v"] <= self.version:
                 continue  # already in the state this socket was sent
             self.version = frame["v"]
-            await self.send_json(frame)
+            text = frame.get("text")
+            if text is None:  # a frame published as a plain dict
+                text = encode_frame({k: v for k, v in frame.items() if k != "text"})
+            await self.send(text_data=text)
 
     async def game_presence(self, message: dict[str, Any]) -> None:
         await self.send_frame("presence", message["presence"])

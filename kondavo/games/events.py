@@ -6,6 +6,7 @@ Groups: ``game.<id>`` (everyone watching a game), ``lobby`` (everyone in the lob
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -35,10 +36,19 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
         log.exception("could not publish to %s", group)
 
 
+def encode_frame(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+
+
 def publish_game(game_id: str, frames: list[dict[str, Any]]) -> None:
-    """Send versioned frames (``{"v", "t", "d"}``) to every socket watching the game."""
+    """Send versioned frames (``{"v", "t", "d"}``) to every socket watching the game.
+
+    Each frame travels JSON-encoded once (``{"v", "t", "text"}``): every socket of the group
+    sends the same text instead of encoding the frame again.
+    """
     if frames:
-        _group_send(game_group(game_id), {"type": "game.event", "frames": frames})
+        encoded = [{"v": f["v"], "t": f["t"], "text": encode_frame(f)} for f in frames]
+        _group_send(game_group(game_id), {"type": "game.event", "frames": encoded})
 
 
 def publish_presence(game_id: str, presence: dict[str, Any]) -> None:

@@ -60,6 +60,11 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)  # event version (docs/protocol.md)
     start_fen = models.CharField(max_length=300, null=True, blank=True)
     fen = models.CharField(max_length=300)  # cached current position
+    # What the next move needs without replaying ``moves`` (see games/history.py): the
+    # no-progress draw counter, and the keys of the positions since the last irreversible
+    # move, oldest first, the current one last (for the repetition rule).
+    quiet_plies = models.PositiveIntegerField(default=0)
+    repetition = models.JSONField(default=list, blank=True)
 
     time_control = models.CharField(max_length=16, default="untimed")
     clock_initial_ms = models.PositiveIntegerField(null=True, blank=True)  # null: untimed

@@ -41,6 +41,7 @@ from kondavo.accounts.models import Player
 from kondavo.accounts.services import player_get_or_create_bot
 from kondavo.games import clock, events
 from kondavo.games.errors import GameError
+from kondavo.games.history import next_repetition, position_key, repetition_of, resume_record
 from kondavo.games.models import Game, LobbyState, Seek
 from kondavo.games.selectors import (
     clock_remaining,
@@ -48,7 +49,7 @@ from kondavo.games.selectors import (
     clocks_payload,
     game_record,
     game_url,
-    legal_payload,
+    move_payload,
     players_payload,
     result_payload,
     seeks_open,
@@ -60,6 +61,8 @@ from variants import (
     AmbiguousMove,
     IllegalMove,
     InvalidNotation,
+    Move,
+    Position,
     Variant,
     VariantError,
     get_variant,
@@ -128,16 +131,18 @@ def _variant(key: str) -> Variant:
         raise GameError("bad_request", str(exc)) from None
 
 
-def _start_position_fen(variant: Variant, start_fen: str | None) -> tuple[str | None, str]:
-    """Validated (start_fen, current fen)."""
+def _start_position_fen(variant: Variant,
+                        start_fen: str | None) -> tuple[str | None, str, Position]:
+    """Validated (start_fen, current fen, start position)."""
     if not start_fen:
-        return None, variant.format_fen(variant.initial_position())
+        position = variant.initial_position()
+        return None, variant.format_fen(position), position
     try:
         position = variant.parse_fen(str(start_fen)[:300])
     except VariantError as exc:
         raise GameError("bad_request", f"bad start position: {exc}") from None
     fen = variant.format_fen(position)
-    return fen, fen
+    return fen, fen, position
 
 
 def _pick_color(color: str) -> str:
@@ -230,10 +235,17 @@ def _bot_to_move(game: Game) -> bool:
     return player is not None and player.kind == Player.Kind.BOT
 
 
+# What a move that does not end the game changes (saving only these is cheaper).
+_MOVE_FIELDS = ["moves", "ply", "fen", "quiet_plies", "repetition", "version", "white_ms",
+                "black_ms", "turn_started_at", "flag_at", "draw_offer"]
+
+
 def _save(game: Game, ev: _Events, *, was_over: bool, now: datetime,
-          clock_changed: bool = False, bot_check: bool = False) -> None:
-    """Save, run the finish hook, and register the on-commit side effects."""
-    game.save()
+          clock_changed: bool = False, bot_check: bool = False,
+          fields: list[str] | None = None) -> None:
+    """Save (``fields`` only, if given), run the finish hook, and register the on-commit
+    side effects."""
+    game.save(update_fields=fields)
     if game.is_over and not was_over:
         _on_game_finished(game)
     frames = list(ev.frames)
@@ -288,7 +300,7 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
         tc = get_time_control(time_control)
     except ValueError as exc:
         raise GameError("bad_request", str(exc)) from None
-    start, fen = _start_position_fen(variant, start_fen)
+    start, fen, position = _start_position_fen(variant, start_fen)
     if opponent is not None and opponent.pk == creator.pk:
         raise GameError("not_allowed", "you cannot play yourself")
     side = _pick_color(color)
@@ -296,6 +308,7 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     game = _new_game(
         ruleset=variant.key, white=seats["white"], black=seats["black"], creator=creator,
         status=Game.Status.WAITING, moves=[], ply=0, version=0, start_fen=start, fen=fen,
+        quiet_plies=0, repetition=[position_key(position)],
         time_control=tc.key, clock_initial_ms=tc.initial_ms, clock_increment_ms=tc.increment_ms,
         white_ms=tc.initial_ms, black_ms=tc.initial_ms, rated=bool(rated),
     )
@@ -398,8 +411,12 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
     if turn_of(game) != side:
         raise GameError("not_your_turn", "it is not your turn")
     text = _move_text(move_text, path)
-    record = game_record(game)
-    variant = record.variant
+    variant = get_variant(game.ruleset)
+    record = resume_record(variant, game.fen, game.quiet_plies, game.repetition)
+    if record is None:  # a row without the stored history: replay its moves once
+        record = game_record(game)
+        game.repetition = repetition_of(record)
+    before = record.position
     try:
         played = record.push_notation(text)
     except AmbiguousMove as exc:
@@ -414,16 +431,19 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
     if game.timed:
         left = clock_remaining(game, side, now) or 0
         setattr(game, f"{side}_ms", left + game.clock_increment_ms)
+    after = record.position
     game.moves = [*game.moves, played.notation]
     game.ply += 1
-    game.fen = variant.format_fen(record.position)
+    game.fen = variant.format_fen(after)
+    game.quiet_plies = record.quiet_plies
+    game.repetition = next_repetition(variant, before, played.move, after, game.repetition)
     ev = _Events(game)
     outcome = record.outcome()
     if outcome is None:
         _start_clock(game, now)
     else:
         _stop_clock(game, now)
-    after = record.position
+    legal: list[Move] = variant.legal_moves(after) if outcome is None else []
     moved = {
         "ply": game.ply,
         "path": [variant.square_label(s) for s in played.move.path],
@@ -431,7 +451,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
         "notation": played.notation,
         "fen": game.fen,
         "turn": side_name(after.turn),
-        "legal": legal_payload(variant, after) if outcome is None else [],
+        "legal": [move_payload(variant, after, m, legal) for m in legal],
         "clocks": None,
         "moves_left_hint": max(variant.draw_plies - record.quiet_plies, 0),
     }
@@ -451,7 +471,8 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
         ev.add("move", moved)
         if declined:
             ev.add("draw_offer", {"by": None})
-    _save(game, ev, was_over=False, now=now, clock_changed=True, bot_check=True)
+    _save(game, ev, was_over=False, now=now, clock_changed=True, bot_check=True,
+          fields=_MOVE_FIELDS if outcome is None else None)
     return game, None
 
 
