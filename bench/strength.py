@@ -4,7 +4,9 @@ Every match is played in colour-alternating pairs: both games of a pair start fr
 random opening (2-4 random plies, from the seed), each side playing White once. Pairings:
 
 - each level against the level below, per ruleset;
-- the top level against a random mover and against a 2-ply greedy material player;
+- the top level against a random mover and against a 2-ply greedy material player, and
+  level 1 against that greedy player (a stand-in for a beginner who sees one reply ahead:
+  level 1 should lose material to it regularly);
 - for International, the top level against dame-rs (a Rust engine on PyPI, benchmark
   only) at equal time per move, when ``import dame`` works.
 
@@ -218,9 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds per move for level 8 (lower levels use their share)")
     parser.add_argument("--levels", default=f"2-{MAX_LEVEL}",
                         help="levels to test against the one below, e.g. 2-8 or 5,8")
+    parser.add_argument("--top-nodes", type=int, default=None,
+                        help="bound level 8 by this many nodes per move instead of --time "
+                             "(reproducible on a loaded machine: e.g. what 1 s buys on an "
+                             "idle one); dame-rs games keep --time for both sides")
     parser.add_argument("--no-levels", action="store_true", help="skip level-vs-level")
     parser.add_argument("--no-baselines", action="store_true",
-                        help="skip top level vs random/greedy")
+                        help="skip top level vs random/greedy and L1 vs greedy")
     parser.add_argument("--no-dame", action="store_true", help="skip dame-rs")
     parser.add_argument("--max-plies", type=int, default=250)
     parser.add_argument("--seed", type=int, default=1)
@@ -233,14 +239,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = max(1, (args.games + 1) // 2)
     rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
     config = EngineConfig(move_time=args.time)
+    # Level 8's budget: --time, or a fixed node count (time only as a generous safety net).
+    top_config = (config if args.top_nodes is None else
+                  EngineConfig(move_time=60.0, max_time=60.0, node_limit=args.top_nodes))
+    top_budget = (f"{args.time} s/move" if args.top_nodes is None
+                  else f"{args.top_nodes:,} nodes/move (not time)")
     levels = _parse_levels(args.levels)
     top = MAX_LEVEL
 
     lines = [f"# Engine strength lab, {dt.date.today().isoformat()}", "",
              f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
              f"{2 * pairs} games per pairing (colour-alternating pairs from random 2-4 ply "
-             f"openings). Levels 1-7 are node/depth-bounded; level 8 (and dame-rs) get "
-             f"{args.time} s/move. Unfinished after {args.max_plies} plies: draw. Elo from "
+             f"openings). Levels 1-7 are node/depth-bounded; level 8 gets {top_budget}; "
+             f"dame-rs and level 8 against it get {args.time} s/move; the speed table is "
+             f"level 8 at {args.time} s. Unfinished after {args.max_plies} plies: draw. "
+             "Elo from "
              "the score, 95% Wilson interval (Elo clamped at +-798 for 99/1%).",
              "", "## Search speed (level 8, nodes/s)", "", "| ruleset | nodes/s |", "|---|---:|"]
     print("\n".join(lines), flush=True)
@@ -267,13 +280,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     for ruleset in rulesets:
         if not args.no_levels:
             for level in levels:
-                report(match(ruleset, f"L{level}", engine_player(level, config),
+                player_config = top_config if level == top else config
+                report(match(ruleset, f"L{level}", engine_player(level, player_config),
                              f"L{level - 1}", engine_player(level - 1, config), pairs,
                              args.seed, args.max_plies))
         if not args.no_baselines:
-            report(match(ruleset, f"L{top}", engine_player(top, config), "random",
+            report(match(ruleset, f"L{top}", engine_player(top, top_config), "random",
                          random_player, pairs, args.seed, args.max_plies))
-            report(match(ruleset, f"L{top}", engine_player(top, config), "greedy-2ply",
+            report(match(ruleset, f"L{top}", engine_player(top, top_config), "greedy-2ply",
+                         greedy_player, pairs, args.seed, args.max_plies))
+            report(match(ruleset, "L1", engine_player(1, config), "greedy-2ply",
                          greedy_player, pairs, args.seed, args.max_plies))
         if ruleset == "international" and not args.no_dame:
             dame = dame_player(args.time)

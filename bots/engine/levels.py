@@ -10,6 +10,15 @@ Randomness: ``noise`` (centi-men, uniform +-noise per root move) blurs the root 
 ``random_move`` is the probability of playing a uniformly random legal move instead. Level 1
 is meant to be beatable by a beginner: it looks one move ahead, sees big noise and plays a
 random move one time in three.
+
+Spacing: levels 1-4 are full-width searches of depth 1-4 (a depth-4 search takes roughly
+0.5k-5k nodes, by ruleset) with decreasing noise; levels 5-7 grow geometrically by about 3x
+(4k, 11k, 30k nodes); level 8 at the default 1 s/move searches about 80k-100k nodes on a
+2-core development machine (the pure-Python engine does ~80k-100k nodes/s), i.e. about 3x
+level 7. A shorter ``move_time`` shrinks that gap: below ~0.35 s level 8 searches
+fewer nodes than level 7. Node budgets do not buy the same depth in every ruleset: Turkish
+(orthogonal, men also step sideways) branches most, so a depth-4 search there often stops on
+level 4's node cap.
 """
 
 from __future__ import annotations
@@ -60,10 +69,10 @@ LEVELS: dict[int, Level] = {
     1: Level(1, max_depth=1, node_limit=1_000, time_share=0, noise=150, random_move=0.33),
     2: Level(2, max_depth=2, node_limit=1_500, time_share=0, noise=80, random_move=0.12),
     3: Level(3, max_depth=3, node_limit=2_000, time_share=0, noise=40, random_move=0.04),
-    4: Level(4, max_depth=4, node_limit=2_500, time_share=0, noise=15, random_move=0.0),
-    5: Level(5, max_depth=64, node_limit=3_000, time_share=0, noise=4, random_move=0.0),
-    6: Level(6, max_depth=64, node_limit=5_000, time_share=0, noise=0, random_move=0.0),
-    7: Level(7, max_depth=64, node_limit=12_000, time_share=0, noise=0, random_move=0.0),
+    4: Level(4, max_depth=4, node_limit=3_000, time_share=0, noise=20, random_move=0.0),
+    5: Level(5, max_depth=64, node_limit=4_000, time_share=0, noise=0, random_move=0.0),
+    6: Level(6, max_depth=64, node_limit=11_000, time_share=0, noise=0, random_move=0.0),
+    7: Level(7, max_depth=64, node_limit=30_000, time_share=0, noise=0, random_move=0.0),
     8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),
 }
 

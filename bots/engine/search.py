@@ -9,7 +9,11 @@
   A position with a single legal move is searched one ply deeper (forced-move extension).
 - Draws in the tree: a position already seen in the game or the search path scores 0, and so
   does reaching the ruleset's no-progress limit (``draw_plies``). ``special_outcome`` (a
-  ruleset's immediate results) is honoured.
+  ruleset's immediate results) is honoured. Only reversible plies (no capture, no man
+  advance) can repeat a position, so the path is scanned back no further than the last
+  irreversible ply, and not at all right after one.
+- Speed: for rulesets on the built-in move generator, a horizon node generates captures only
+  (quiet moves are never built there) and checks for a blocked side with bitboards.
 - Limits enforced by the search itself: a wall-clock deadline and a node budget, checked
   every :data:`CHECK_EVERY` nodes; the best move of the deepest finished work is returned.
 - Deterministic for a seed under a node or depth limit (time limits depend on the machine).
@@ -19,14 +23,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bots.engine.evaluation import Evaluator, evaluator_for
 from variants.base import Variant
 from variants.game import GameRecord
-from variants.types import Move, Position
+from variants.types import Color, Move, Position
 
 MATE = 1_000_000
 MATE_BOUND = MATE - 10_000
@@ -88,11 +91,27 @@ class Searcher:
         self.legal_moves = variant.legal_moves
         self.apply = variant.apply
         self.resets = variant.resets_draw_counter
-        self.special = variant.special_outcome
+        kind = type(variant)
+        self.special = (variant.special_outcome
+                        if kind.special_outcome is not Variant.special_outcome else None)
+        # On the built-in generator, legal moves are the captures if any, else quiet moves.
+        builtin = kind.legal_moves is Variant.legal_moves
+        self.captures = getattr(variant, "_captures", None) if builtin else None
+        self.quiet_moves = getattr(variant, "_quiet_moves", None) if builtin else None
+        if self.captures is None or self.quiet_moves is None:
+            self.captures = self.quiet_moves = None
+        if kind._quiet_moves is Variant._quiet_moves:
+            self.can_move = self.evaluator.can_move
+        else:
+            quiet_moves = self.quiet_moves
+            self.can_move = lambda position: bool(quiet_moves and quiet_moves(position))
+        self.fast_resets = (kind.resets_draw_counter is Variant.resets_draw_counter
+                            and kind.is_advance is Variant.is_advance)
+        self.rank = tuple(r for r, _c in variant.geometry.coords)
         self.draw_plies = variant.draw_plies
         self.root_quiet = quiet_plies
-        self.track_quiet = quiet_plies + MAX_PLY >= variant.draw_plies
-        self.seen: Counter[Position] = Counter(history)
+        self.game_seen: frozenset[Position] = frozenset(history)
+        self.path: list[Position] = []  # the search path: root .. parent of the node
         self.deadline = deadline
         self.node_limit = node_limit
         self.rng = rng or random.Random(0)
@@ -179,7 +198,7 @@ class Searcher:
         """
         self._partial = None
         self.extension_ply = 2 * depth + 4
-        self.seen[root] += 1
+        self.path = [root]
         scores: dict[_Key, int] = {}
         alpha = -INFINITY
         best = -INFINITY
@@ -200,15 +219,20 @@ class Searcher:
                     self._partial = (move, score)
             if score > alpha:
                 alpha = score
-        self.seen[root] -= 1
-        if not self.seen[root]:
-            del self.seen[root]
+        self.path = []
         self.tt[root] = (depth, alpha, EXACT, max(moves, key=lambda m: scores[m.key]))
         return scores
 
     def _next_quiet(self, position: Position, move: Move, quiet: int) -> int:
-        if not self.track_quiet:
-            return 0
+        """Plies since the last capture or man advance after ``move`` (the draw counter)."""
+        if self.fast_resets:
+            if move.captured:
+                return 0
+            origin = move.path[0]
+            men = position.white_men if position.turn is Color.WHITE else position.black_men
+            if (men >> origin) & 1 and self.rank[origin] != self.rank[move.path[-1]]:
+                return 0
+            return quiet + 1
         return 0 if self.resets(position, move) else quiet + 1
 
     def _static_order(self, move: Move) -> int:
@@ -224,19 +248,43 @@ class Searcher:
         self.nodes += 1
         if not self.nodes % CHECK_EVERY:
             self._check()
-        if pos in self.seen or quiet >= self.draw_plies:
-            return 0
-        special = self.special(pos)
-        if special is not None:
-            if special.winner is None:
+        if quiet:
+            # The last ply was reversible: a draw by the counter or a repetition is possible.
+            if quiet >= self.draw_plies:
                 return 0
-            return MATE - ply if special.winner is pos.turn else -(MATE - ply)
-        moves = self.legal_moves(pos)
-        if not moves:
-            return -(MATE - ply)
-        capture = moves[0].captured != ()
-        if depth <= 0 and not capture:
-            return self.evaluate(pos)  # quiet horizon: stand pat
+            if quiet >= 4:
+                path = self.path
+                n = len(path)
+                k = 4
+                last = quiet if quiet < n else n
+                while k <= last:
+                    if path[n - k] == pos:
+                        return 0
+                    k += 2
+            if self.game_seen and pos in self.game_seen:
+                return 0
+        if self.special is not None:
+            special = self.special(pos)
+            if special is not None:
+                if special.winner is None:
+                    return 0
+                return MATE - ply if special.winner is pos.turn else -(MATE - ply)
+        captures = self.captures
+        if captures is not None:
+            moves = captures(pos)
+            if not moves:
+                if depth <= 0 or ply >= MAX_PLY:
+                    # Quiet horizon: stand pat, unless the side to move is blocked (a loss).
+                    return self.evaluate(pos) if self.can_move(pos) else -(MATE - ply)
+                moves = self.quiet_moves(pos)  # type: ignore[misc]
+                if not moves:
+                    return -(MATE - ply)
+        else:
+            moves = self.legal_moves(pos)
+            if not moves:
+                return -(MATE - ply)
+            if depth <= 0 and not moves[0].captured:
+                return self.evaluate(pos)  # quiet horizon: stand pat
         if ply >= MAX_PLY:
             return self.evaluate(pos)
         if depth < 0:
@@ -287,12 +335,13 @@ class Searcher:
         orig_alpha = alpha
         best = -INFINITY
         best_move = moves[0]
-        seen = self.seen
-        seen[pos] += 1
+        path = self.path
+        path.append(pos)
         apply = self.apply
+        next_quiet = self._next_quiet
         for i, move in enumerate(moves):
             child = apply(pos, move)
-            q = self._next_quiet(pos, move, quiet) if self.track_quiet else 0
+            q = next_quiet(pos, move, quiet)
             if i == 0:
                 score = -self._negamax(child, new_depth, -beta, -alpha, ply + 1, q)
             else:
@@ -314,9 +363,7 @@ class Searcher:
                             hk = (move.path[0], move.path[-1])
                             self.history[hk] = self.history.get(hk, 0) + depth * depth
                         break
-        seen[pos] -= 1
-        if not seen[pos]:
-            del seen[pos]
+        path.pop()
 
         if best <= orig_alpha:
             bound = UPPER

@@ -262,3 +262,67 @@ def test_works_for_a_plugin_ruleset() -> None:
         assert isinstance(move, Move)
         record.push(move)
     assert record.ply > 4
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_fast_paths_match_the_generic_search(key: str) -> None:
+    """Captures-only horizons, bitboard blocked-side checks and the inlined draw counter
+    give the same search as the plain legal_moves / resets_draw_counter path."""
+    builtin = get_variant(key)
+
+    class Generic(type(builtin)):  # type: ignore[misc]
+        def legal_moves(self, position: Position) -> list[Move]:
+            return super().legal_moves(position)
+
+        def resets_draw_counter(self, position: Position, move: Move) -> bool:
+            return super().resets_draw_counter(position, move)
+
+    generic = Generic()
+    rng = random.Random(key)
+    compared = 0
+    for _game in range(3):
+        record = GameRecord.new(builtin)
+        for _ply in range(rng.randint(8, 60)):
+            if record.outcome() is not None:
+                break
+            record.push(rng.choice(record.legal_moves()))
+        if record.outcome() is not None:
+            continue
+        fast = search(builtin, record, node_limit=1500, seed=3)
+        plain = Searcher(generic, history=record.positions[:-1],
+                         quiet_plies=record.quiet_plies, node_limit=1500,
+                         rng=random.Random(3)).run(record.position)
+        assert (fast.move, fast.score, fast.nodes) == (plain.move, plain.score, plain.nodes)
+        compared += 1
+    assert compared >= 1
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_can_move_agrees_with_the_move_generator(key: str) -> None:
+    """Without a capture, the bitboard blocked-side check agrees with legal_moves."""
+    variant = get_variant(key)
+    ev = evaluator_for(variant)
+    rng = random.Random(key)
+    checked = 0
+    for _game in range(10):
+        position = variant.initial_position()
+        for _ply in range(rng.randint(0, 120)):
+            moves = variant.legal_moves(position)
+            if not moves:
+                break
+            if not moves[0].captured:
+                assert ev.can_move(position)
+                checked += 1
+            position = variant.apply(position, rng.choice(moves))
+    assert checked > 20
+
+
+def test_a_blocked_side_loses_at_the_horizon() -> None:
+    english = get_variant("english")
+    blocked = english.parse_fen("W:W29:B25,22")  # White's last man can neither step nor jump
+    assert not english.legal_moves(blocked)
+    assert not evaluator_for(english).can_move(blocked)
+    # One ply earlier Black can block White: the search sees the win at the horizon.
+    before = english.parse_fen("B:W29:B25,18")
+    result = search(english, before, max_depth=1, seed=0)
+    assert result.score >= MATE - 10
