@@ -20,6 +20,9 @@ log = logging.getLogger(__name__)
 
 
 # The engine's deadline is at most MAX_MOVE_TIME; the task's limits are a safety net above it.
+# The broker's visibility timeout (CELERY_VISIBILITY_TIMEOUT, default 120 s) must stay above
+# TIME_LIMIT, or a search still running is delivered to a second worker. A message lost with
+# a killed worker is asked for again by games.tasks.bot_move_sweep (KONDAVO_BOT_STALL_SECONDS).
 MAX_MOVE_TIME = 20.0
 SOFT_TIME_LIMIT = 60
 TIME_LIMIT = 90

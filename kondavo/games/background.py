@@ -25,35 +25,49 @@ _tasks: set[asyncio.Task[Any]] = set()  # strong references until done
 
 
 def _main_loop() -> asyncio.AbstractEventLoop | None:
+    """The running loop of this thread, or of the ``sync_to_async`` call it serves."""
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
         pass
     local = SyncToAsync.threadlocal
     loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
-    if (loop is not None and getattr(local, "main_event_loop_pid", None) == os.getpid()
-            and loop.is_running() and not loop.is_closed()):
+    if loop is not None and getattr(local, "main_event_loop_pid", None) == os.getpid():
         return loop
     return None
 
 
 def run_later(func: Callable[..., Any], *args: Any, delay: float = 0.0) -> None:
-    """Call ``func(*args)`` in a worker thread after ``delay`` seconds; errors are logged."""
+    """Call ``func(*args)`` in a worker thread after ``delay`` seconds; errors are logged.
+    Dropped (with a warning) when the main event loop has stopped: the process is
+    shutting down, and a job started now would only hold up its exit."""
     loop = _main_loop()
-    if loop is None:
-        def target() -> None:
-            try:
-                func(*args)
-            except Exception:
-                log.exception("background job %s failed", getattr(func, "__name__", func))
-            finally:
-                connections.close_all()
-
-        timer = threading.Timer(max(delay, 0.0), target)
-        timer.daemon = True
-        timer.start()
+    if loop is None or loop.is_closed():  # not under an event loop (or a stale one)
+        _run_in_timer_thread(func, *args, delay=delay)
         return
+    if not loop.is_running():
+        log.warning("background job %s dropped: the event loop has stopped",
+                    getattr(func, "__name__", func))
+        return
+    _run_on_loop(loop, func, *args, delay=delay)
 
+
+def _run_in_timer_thread(func: Callable[..., Any], *args: Any, delay: float) -> None:
+    def target() -> None:
+        try:
+            func(*args)
+        except Exception:
+            log.exception("background job %s failed", getattr(func, "__name__", func))
+        finally:
+            connections.close_all()
+
+    timer = threading.Timer(max(delay, 0.0), target)
+    timer.daemon = True
+    timer.start()
+
+
+def _run_on_loop(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], *args: Any,
+                 delay: float) -> None:
     def job() -> None:
         try:
             func(*args)
@@ -73,4 +87,8 @@ def run_later(func: Callable[..., Any], *args: Any, delay: float = 0.0) -> None:
         _tasks.add(task)
         task.add_done_callback(_tasks.discard)
 
-    loop.call_soon_threadsafe(start)
+    try:
+        loop.call_soon_threadsafe(start)
+    except RuntimeError:  # the loop was closed in the meantime: shutting down
+        log.warning("background job %s dropped: the event loop is closed",
+                    getattr(func, "__name__", func))

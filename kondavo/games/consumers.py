@@ -147,6 +147,7 @@ class GameConsumer(_ProtocolConsumer):
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
             "resync": self.do_resync,
+            "flag": self.do_flag,
             "ping": self.do_ping,
         }
 
@@ -190,12 +191,30 @@ class GameConsumer(_ProtocolConsumer):
             return None
         return game.version, selectors.game_state(game, self.player)
 
-    async def do_resync(self, data: dict[str, Any]) -> None:
-        result = await db_call(self._state)()
+    def _checked_state(self) -> tuple[bool, tuple[int, dict[str, Any]] | None]:
+        """Flag an expired clock first (its ``end`` frame goes to the whole group), then
+        read the state: whether this call flagged the game, and the state."""
+        flagged = services.game_flag_if_expired(game_id=self.game_id)
+        return flagged, self._state()
+
+    async def _send_state(self, result: tuple[int, dict[str, Any]] | None) -> None:
         if result is None:
             raise GameError("not_found", "no such game")
         self.version = result[0]
         await self.send_frame("state", result[1])
+
+    async def do_resync(self, data: dict[str, Any]) -> None:
+        _, result = await db_call(self._checked_state)()
+        await self._send_state(result)
+
+    async def do_flag(self, data: dict[str, Any]) -> None:
+        """The client's display of the running clock reached zero: check it now. If the
+        time is up, the ``end`` frame reaches every socket of the game (this one included)
+        as an event; if not (the client's clock ran fast), this socket gets a fresh
+        ``state`` with the server's clocks."""
+        flagged, result = await db_call(self._checked_state)()
+        if not flagged:
+            await self._send_state(result)
 
     async def do_move(self, data: dict[str, Any]) -> None:
         if "ply" not in data or ("move" in data) == ("path" in data):

@@ -73,8 +73,12 @@ class Game(models.Model):
     white_ms = models.IntegerField(null=True, blank=True)
     black_ms = models.IntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    # When the running clock reaches zero (indexed for the flag sweep).
+    # When the running clock reaches zero (indexed for the flag sweep). Null unless a clock
+    # runs in an active game.
     flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Since when a bot is to move (indexed for the bot move sweep, which asks for the move
+    # again when it is overdue). Null unless a bot is to move in an active game.
+    bot_turn_since = models.DateTimeField(null=True, blank=True, db_index=True)
 
     draw_offer = models.CharField(max_length=5, choices=Side.choices, null=True, blank=True)
     rematch_offer = models.CharField(max_length=5, choices=Side.choices, null=True, blank=True)

@@ -7,15 +7,25 @@ except that a clock found run out is flagged first (that is committed, then ``ga
 is raised).
 
 Clocks: stored remaining milliseconds per side, as of ``turn_started_at`` for the side to
-move; the clock runs from the moment the game becomes active. A flag is detected
+move; the clock runs from the moment the game becomes active, and ``flag_at`` (indexed) is
+when the running clock reaches zero. A flag is detected
 
-- on every access (``game_flag_if_expired`` is called by each move and game socket action,
-  and on connect), and
-- without any client, by a check scheduled on commit at the moment the running clock would
-  reach zero (``flag_at``): a Celery task ``games.tasks.game_flag_check`` with ``countdown``
-  when a worker exists, an in-process timer in the embedded mode (eager Celery). A periodic
-  ``games.tasks.game_flag_sweep`` (every active game past ``flag_at``) is a safety net for
-  lost tasks; schedule it with Celery beat in production.
+- on every access: ``game_flag_if_expired`` is called by each move and game socket action,
+  on connect, on ``resync`` and ``flag`` frames (the game page sends ``flag`` when its own
+  display of the running clock reaches zero), by ``state.json`` and by the bot task;
+- without any client, with a Celery worker: by the periodic ``games.tasks.game_flag_sweep``
+  (Celery beat, every ``KONDAVO_FLAG_SWEEP_SECONDS``, default 2 s: one indexed query for
+  active games past ``flag_at``). No per-game countdown task is scheduled: a worker holds an
+  ETA task unacked until it runs, which would force the broker's visibility timeout above
+  the longest clock;
+- without any client, in the embedded mode (eager Celery, no beat): by an in-process timer
+  scheduled on commit for ``flag_at`` (``background.run_later``).
+
+Bots: ``bot_turn_since`` is set while a bot is to move in an active game (from the start of
+its turn). The periodic ``games.tasks.bot_move_sweep`` asks again for bot moves overdue by
+``KONDAVO_BOT_STALL_SECONDS`` (a move lost with a killed worker); ``bot_move_play`` is
+idempotent (expected ply, and the move itself goes through the locked, ply-checked
+``game_play_move``), so a repeated request never plays two moves.
 
 Hooks to other apps (all looked up at call time):
 - bots: ``bots.seam.request_bot_move(game_id, expected_ply)`` on commit whenever a bot is
@@ -216,16 +226,16 @@ def _request_bot_move(game_id: str, expected_ply: int) -> None:
 
 
 def _schedule_flag_check(game_id: str, delay: float) -> None:
-    """Check the game's clock when it would run out, even with no client connected."""
+    """Embedded mode only (eager Celery, no beat): check the game's clock in this process
+    when it would run out, even with no client connected. With a Celery worker nothing is
+    scheduled: the beat's ``game_flag_sweep`` finds the game (see the module docstring)."""
     from kondavo.games import background, tasks
 
     if not getattr(settings, "KONDAVO_FLAG_TIMERS", True):
         return
-    delay = max(delay, 0.0) + 0.05
-    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
-        background.run_later(tasks.game_flag_check, game_id, delay=delay)
-    else:
-        tasks.game_flag_check.apply_async((game_id,), countdown=delay)
+    if not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        return
+    background.run_later(tasks.game_flag_check, game_id, delay=max(delay, 0.0) + 0.05)
 
 
 def _bot_to_move(game: Game) -> bool:
@@ -237,14 +247,19 @@ def _bot_to_move(game: Game) -> bool:
 
 # What a move that does not end the game changes (saving only these is cheaper).
 _MOVE_FIELDS = ["moves", "ply", "fen", "quiet_plies", "repetition", "version", "white_ms",
-                "black_ms", "turn_started_at", "flag_at", "draw_offer"]
+                "black_ms", "turn_started_at", "flag_at", "draw_offer", "bot_turn_since"]
 
 
 def _save(game: Game, ev: _Events, *, was_over: bool, now: datetime,
           clock_changed: bool = False, bot_check: bool = False,
           fields: list[str] | None = None) -> None:
     """Save (``fields`` only, if given), run the finish hook, and register the on-commit
-    side effects."""
+    side effects. ``bot_check``: a new turn may have started (a move, the game starting)."""
+    bot_turn = _bot_to_move(game)
+    if not bot_turn:
+        game.bot_turn_since = None
+    elif bot_check or game.bot_turn_since is None:
+        game.bot_turn_since = now
     game.save(update_fields=fields)
     if game.is_over and not was_over:
         _on_game_finished(game)
@@ -254,7 +269,7 @@ def _save(game: Game, ev: _Events, *, was_over: bool, now: datetime,
     if clock_changed and game.flag_at is not None and game.status == Game.Status.ACTIVE:
         delay = (game.flag_at - now).total_seconds()
         transaction.on_commit(partial(_schedule_flag_check, game.id, delay))
-    if bot_check and _bot_to_move(game):
+    if bot_check and bot_turn:
         transaction.on_commit(partial(_request_bot_move, game.id, game.ply))
 
 

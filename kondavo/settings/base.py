@@ -49,6 +49,19 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from exc
 
 
+def env_seconds(name: str, default: float) -> float:
+    value = env_str(name).strip()
+    if not value:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds, not {value!r}") from exc
+    if seconds <= 0:
+        raise ImproperlyConfigured(f"{name} must be positive, not {value!r}")
+    return seconds
+
+
 def env_list(name: str, default: list[str] | None = None) -> list[str]:
     value = os.environ.get(name)
     if value is None or value.strip() == "":
@@ -118,7 +131,9 @@ def parse_database_url(url: str | None, *, base_dir: Path = BASE_DIR) -> dict[st
             "HOST": unquote(host),
             "PORT": str(port) if port else "",
             "OPTIONS": options,
-            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 0),
+            # Persistent connections: every consumer call runs in a pool thread that keeps its
+            # own connection (health-checked) instead of opening one per call.
+            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
             "CONN_HEALTH_CHECKS": True,
         }
 
@@ -198,27 +213,41 @@ def redis_broker_transport_options() -> dict[str, Any]:
     puts its unacked messages back at once; one that is killed (SIGKILL, OOM) leaves them
     in Redis until ``visibility_timeout`` seconds after delivery, when the next worker scan
     (every ``unacked_restore_interval`` s, and at worker start) requeues them. The timeout
-    must exceed the longest time a worker legitimately holds a message: a bot search
-    (``bots.tasks.TIME_LIMIT``) and the ``countdown`` of the flag checks, which can be as
-    long as a player's clock (a shorter timeout redelivers those again and again).
+    must exceed the longest time a worker legitimately holds a message, else a message still
+    being worked on is delivered a second time: that is a bot search, bounded by the hard
+    limit ``bots.tasks.TIME_LIMIT`` (90 s), hence 120 s. No task is sent with a
+    ``countdown``/``eta`` (a worker holds those unacked until they run): clocks are checked
+    by the beat's flag sweep instead. A lost bot move is also asked for again by the bot
+    move sweep after ``KONDAVO_BOT_STALL_SECONDS``, usually well before this timeout.
     """
     return {
-        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
         "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
         "unacked_restore_throttle": 1,
     }
 
 
 def celery_beat_schedule() -> dict[str, Any]:
-    """``celery -A kondavo beat`` (exactly one, see docker-compose.yml): the flag sweep, the
-    safety net that flags games whose clock ran out when their scheduled check was lost."""
-    every = float(env_str("KONDAVO_FLAG_SWEEP_SECONDS") or 10.0)
+    """``celery -A kondavo beat`` (exactly one, see docker-compose.yml):
+
+    - the flag sweep (``KONDAVO_FLAG_SWEEP_SECONDS``, default 2 s): ends games whose clock
+      ran out while no client was there to notice (one indexed query per run);
+    - the bot move sweep (``KONDAVO_BOT_SWEEP_SECONDS``, default 5 s): asks again for bot
+      moves overdue by ``KONDAVO_BOT_STALL_SECONDS`` (a message lost with a killed worker).
+    """
+    flag_every = env_seconds("KONDAVO_FLAG_SWEEP_SECONDS", 2.0)
+    bot_every = env_seconds("KONDAVO_BOT_SWEEP_SECONDS", 5.0)
     return {
         "games-flag-sweep": {
             "task": "games.tasks.game_flag_sweep",
-            "schedule": every,
+            "schedule": flag_every,
             # A sweep that waited longer than one period is superseded by the next one.
-            "options": {"queue": "celery", "expires": every},
+            "options": {"queue": "celery", "expires": flag_every},
+        },
+        "games-bot-move-sweep": {
+            "task": "games.tasks.bot_move_sweep",
+            "schedule": bot_every,
+            "options": {"queue": "celery", "expires": bot_every},
         },
     }
 
@@ -331,6 +360,9 @@ CELERY_BEAT_SCHEDULE = celery_beat_schedule()
 KONDAVO_BOT_INPROCESS = env_bool("KONDAVO_BOT_INPROCESS", not REDIS_URL)
 # Thinking time of the top level (8), in seconds per move; lower levels use fixed budgets.
 KONDAVO_BOT_MOVE_TIME = float(env_str("KONDAVO_BOT_MOVE_TIME") or 1.0)
+# A bot move not played this long after the bot's turn began is asked for again by the bot
+# move sweep (games.tasks.bot_move_sweep). Keep it above the thinking time plus queueing.
+KONDAVO_BOT_STALL_SECONDS = env_seconds("KONDAVO_BOT_STALL_SECONDS", 30.0)
 
 # --------------------------------------------------------------------------- rating
 

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from .base import *  # noqa: F401,F403
-from .base import DATABASES, env_bool, env_list, env_str
+from .base import DATABASES, env_bool, env_int, env_list, env_str
 
 DEBUG = False
 SECRET_KEY = env_str("SECRET_KEY") or "kondavo-test-secret-key-not-for-production"
@@ -22,3 +22,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": os.environ.get("KONDAVO_TEST_SQLITE")
         or str(Path(tempfile.gettempdir()) / f"kondavo-test-{os.getpid()}.sqlite3"),
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Persistent connections (production default 60 s) would outlive the tests in the
+    # threads of sync_to_async and keep the test database from being dropped. Processes
+    # that tests start (the integration stack) set DB_CONN_MAX_AGE like production.
+    DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0)

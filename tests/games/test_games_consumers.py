@@ -122,6 +122,46 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
         await c.disconnect()
 
 
+async def test_flag_frame_ends_a_game_whose_clock_ran_out(fake_clock: Any, seated: Any) -> None:
+    """The game page sends ``flag`` when its running clock shows zero: too early, the sender
+    gets a fresh state; on time, everyone gets the end frame at once."""
+    white, black, spectator, game = seated  # 5+3, White's clock runs
+    path = f"/ws/game/{game.id}/"
+    cb, cs = await connect(path, black), await connect(path, spectator)
+    v0 = (await receive(cb, "state"))["v"]
+    assert (await receive(cs, "state"))["d"]["clocks"]["white"] == 300_000
+    fake_clock.advance(seconds=299)
+    await cs.send_json_to({"t": "flag"})
+    early = await receive(cs, "state")
+    assert early["v"] == v0 and early["d"]["status"] == "active"
+    assert early["d"]["clocks"]["white"] == 1000 and early["d"]["clocks"]["running"] == "white"
+    fake_clock.advance(seconds=1)
+    await cs.send_json_to({"t": "flag"})
+    for c in (cs, cb):
+        end = await receive(c, "end")
+        assert end["v"] == v0 + 1
+        assert end["d"]["result"] == {"winner": "black", "reason": "timeout", "score": "0-2"}
+    await cb.send_json_to({"t": "flag"})  # over: just the state
+    assert (await receive(cb, "state"))["d"]["status"] == "finished"
+    for c in (cb, cs):
+        await c.disconnect()
+
+
+async def test_resync_checks_the_clock_first(fake_clock: Any, seated: Any) -> None:
+    white, black, spectator, game = seated
+    cw = await connect(f"/ws/game/{game.id}/", white)
+    v0 = (await receive(cw, "state"))["v"]
+    fake_clock.advance(seconds=301)
+    await cw.send_json_to({"t": "resync"})
+    state = await receive(cw, "state")
+    assert state["v"] == v0 + 1 and state["d"]["status"] == "finished"
+    assert state["d"]["result"]["reason"] == "timeout"
+    assert state["d"]["clocks"]["white"] == 0 and state["d"]["clocks"]["running"] is None
+    await cw.send_json_to({"t": "ping"})  # the end event is not sent again after the state
+    assert (await receive(cw))["t"] == "pong"
+    await cw.disconnect()
+
+
 async def test_rate_limit(seated: Any) -> None:
     white, _black, _spectator, game = seated
     comm = await connect(f"/ws/game/{game.id}/", white)

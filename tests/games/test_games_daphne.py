@@ -184,3 +184,109 @@ async def test_idle_socket_survives_past_redis_read_timeout(
     finally:
         await white.ws.close()
         await black.ws.close()
+
+
+def _database_url_for(settings_dict: dict[str, Any]) -> str:
+    """tests/conftest.py's ``database_url_for`` (test directories are not packages)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("kondavo_root_conftest",
+                                                  REPO_DIR / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    url: str = module.database_url_for(settings_dict)
+    return url
+
+
+async def _keep_playing(base: str, game_id: str, cookie: str, side: str,
+                        stop: asyncio.Event) -> int:
+    """Play the first legal move whenever it is ``side``'s turn, until the socket closes."""
+    played = 0
+    try:
+        client = await Client.open(base, game_id, cookie)
+    except OSError:
+        return 0
+    try:
+        while not stop.is_set():
+            frame = json.loads(await asyncio.wait_for(client.ws.recv(), TIMEOUT))
+            if frame["t"] not in ("state", "move"):
+                continue
+            d = frame["d"]
+            if d.get("turn") == side and d.get("legal") and d.get("status", "active") == "active":
+                await client.send("move", {"ply": d["ply"], "move": d["legal"][0]["notation"]})
+                played += 1
+    except (websockets.ConnectionClosed, OSError, TimeoutError):
+        pass
+    finally:
+        await client.ws.close()
+    return played
+
+
+def _bot_game(guest_factory: Any) -> tuple[Game, str]:
+    """The human is White against the top level, thinking ``BOT_THINK`` s per move."""
+    from kondavo.games.services import game_create_vs_computer
+
+    human = guest_factory()
+    game = game_create_vs_computer(player=human, ruleset="international", level=8,
+                                   color="white")
+    return game, session_cookie(human)
+
+
+BOT_THINK = 2.0
+
+
+@pytest.mark.embedded
+async def test_daphne_exits_promptly_on_sigterm_while_moves_are_published(
+        guest_factory: Any, artifacts_dir: Path) -> None:
+    """SIGTERM while pool threads commit moves and publish them, and while bot searches run
+    in pool threads (the embedded bots): a publish into the stopping event loop must not
+    keep the process from exiting (events._group_send)."""
+    from django.db import connection
+
+    games = [await database_sync_to_async(seated_game)(guest_factory) for _ in range(6)]
+    bot_games = [await database_sync_to_async(_bot_game)(guest_factory) for _ in range(2)]
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": _database_url_for(connection.settings_dict),
+           "DJANGO_SETTINGS_MODULE": "kondavo.settings.test", "PYTHONUNBUFFERED": "1",
+           "KONDAVO_BOT_INPROCESS": "true", "KONDAVO_BOT_MOVE_TIME": str(BOT_THINK)}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    log_path = artifacts_dir / "daphne-sigterm.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "kondavo.asgi:application"], cwd=REPO_DIR, env=env, stdout=log,
+            stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, log_path.read_text(errors="replace")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "daphne did not start"
+            await asyncio.sleep(0.05)
+        stop = asyncio.Event()
+        players = [asyncio.create_task(_keep_playing(base, game.id, cookies[side], side, stop))
+                   for game, cookies in games for side in ("white", "black")]
+        players += [asyncio.create_task(_keep_playing(base, game.id, cookie, "white", stop))
+                    for game, cookie in bot_games]
+        await asyncio.sleep(BOT_THINK / 2)  # moves flowing, the bots searching
+        proc.terminate()
+        sent_at = time.monotonic()
+        while proc.poll() is None and time.monotonic() - sent_at < 15:
+            await asyncio.sleep(0.05)
+        exited_after = time.monotonic() - sent_at
+        stop.set()
+        played = sum(await asyncio.gather(*players))
+        assert played > 20, "the games were not under way"
+        # The bot searches still finish (they run in threads the interpreter joins), then
+        # their publish must give up at once instead of waiting for the stopped loop.
+        assert proc.poll() is not None and exited_after < BOT_THINK + 3, (
+            f"daphne still running {exited_after:.1f} s after SIGTERM\n"
+            + log_path.read_text(errors="replace")[-3000:])
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -342,12 +342,12 @@ def test_flag_with_no_client_connected(pair: Any, fake_clock: Any,
                                        django_capture_on_commit_callbacks: Any) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = new_game(pair, time_control="1+0")
-    # a check is scheduled for when White's clock would run out
+    # the embedded mode checks when White's clock would run out (a worker: the beat sweep)
     assert recorded_side_effects["flag"] == [(game.id, 60.0)]
     fake_clock.advance(seconds=59)
     assert game_flag_if_expired(game_id=game.id) is False
     fake_clock.advance(seconds=1)
-    # what the scheduled Celery task / in-process timer runs:
+    # what the beat sweep / the in-process timer run:
     from kondavo.games.tasks import game_flag_check, game_flag_sweep
 
     assert game_flag_sweep() == 1

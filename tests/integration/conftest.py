@@ -1,12 +1,15 @@
 """A production-shaped stack for integration tests: Daphne + Celery worker (+ beat) on Redis.
 
-``stack`` starts a real Daphne with ``KONDAVO_BOT_INPROCESS=false``: bot moves and flag
-checks become Celery messages on a real Redis broker, played by real
-``celery -A kondavo worker`` subprocesses (started by the test through ``stack.worker()``)
-on the same *test* database as Daphne (see ``daphne_server`` in tests/conftest.py). The
-channel layer and the broker get their own Redis DB numbers (flushed before each test), so
-nothing else in the suite shares their messages. Every process is killed in a finalizer;
-logs go to tests/artifacts/integration-*.log. Helpers: integration_stack.py.
+``stack`` starts a real Daphne with ``KONDAVO_BOT_INPROCESS=false``: bot moves become Celery
+messages on a real Redis broker, played by real ``celery -A kondavo worker`` subprocesses
+(started by the test through ``stack.worker()``), and the periodic sweeps come from a real
+``celery beat`` (``stack.beat()``), all on the same *test* database as Daphne (see
+``daphne_server`` in tests/conftest.py). The Celery and database settings are the
+production defaults (visibility timeout, sweep periods, bot stall time, persistent
+connections). The channel layer and the broker get their own Redis DB numbers (flushed
+before each test), so nothing else in the suite shares their messages. Every process is
+killed in a finalizer; logs go to tests/artifacts/integration-*.log. Helpers:
+integration_stack.py.
 """
 
 from __future__ import annotations
@@ -15,13 +18,12 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from integration_stack import (
     BROKER_DB,
     LAYER_DB,
-    VISIBILITY_TIMEOUT,
+    PRODUCTION_DEFAULTS,
     Stack,
     database_url_for,
     free_port,
@@ -31,8 +33,7 @@ from integration_stack import (
 
 
 @pytest.fixture
-def stack(django_db_setup: None, redis_url: str, artifacts_dir: Path,
-          settings: Any) -> Iterator[Stack]:
+def stack(django_db_setup: None, redis_url: str, artifacts_dir: Path) -> Iterator[Stack]:
     from django.db import connection
 
     if connection.vendor != "postgresql":
@@ -41,9 +42,6 @@ def stack(django_db_setup: None, redis_url: str, artifacts_dir: Path,
     test_name = (settings_dict.get("TEST") or {}).get("NAME") or "test_"
     if not str(settings_dict["NAME"]).startswith(str(test_name)):
         pytest.fail(f"stack: {settings_dict['NAME']!r} is not the test database")
-    # Games created in this process must not schedule flag checks on the suite's broker.
-    settings.KONDAVO_FLAG_TIMERS = False
-
     import redis
 
     layer_url, broker_url = redis_db_url(redis_url, LAYER_DB), redis_db_url(redis_url, BROKER_DB)
@@ -57,10 +55,11 @@ def stack(django_db_setup: None, redis_url: str, artifacts_dir: Path,
         "CELERY_BROKER_URL": broker_url,
         "KONDAVO_BOT_INPROCESS": "false",
         "KONDAVO_SERVE_STATIC": "true",
-        "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
-        "CELERY_UNACKED_RESTORE_INTERVAL": "1",
+        "DB_CONN_MAX_AGE": "60",
         "PYTHONUNBUFFERED": "1",
     }
+    for name in PRODUCTION_DEFAULTS:  # whatever the suite's environment says
+        env.pop(name, None)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     port = free_port()
     s = Stack(f"http://127.0.0.1:{port}", env, broker_url, artifacts_dir)

@@ -42,9 +42,10 @@ wait_for_port = _root.wait_for_port
 # Redis DB numbers of these tests (0: the suite's REDIS_URL, 1: celery.contrib.pytest).
 LAYER_DB = 2
 BROKER_DB = 3
-# Kombu's Redis ack emulation: a message whose worker was killed is delivered again this many
-# seconds after its first delivery (production default: an hour, see kondavo/settings/base.py).
-VISIBILITY_TIMEOUT = 3
+# Settings the stack leaves at their production defaults (kondavo/settings/base.py).
+PRODUCTION_DEFAULTS = ("CELERY_VISIBILITY_TIMEOUT", "CELERY_UNACKED_RESTORE_INTERVAL",
+                       "KONDAVO_FLAG_SWEEP_SECONDS", "KONDAVO_BOT_SWEEP_SECONDS",
+                       "KONDAVO_BOT_STALL_SECONDS")
 HTTP_TIMEOUT = 20
 
 

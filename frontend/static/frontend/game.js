@@ -33,6 +33,7 @@ const client = {
   orientation: null,   // null: follow `you`
   sound: localStorage.getItem("kondavo.sound") === "on",
   pending: false,      // a move was sent and not yet answered
+  flagSentAt: -Infinity, // performance.now() of the last `flag` frame sent
   closing: false,
 };
 
@@ -214,6 +215,22 @@ function tickClocks() {
     el.textContent = formatClock(ms);
     el.classList.toggle("low", ms !== null && ms < 10000 && el.classList.contains("running"));
   }
+  checkFlag();
+}
+
+// When the running clock reaches zero here, ask the server to check it at once (`flag`), so
+// the `end` frame comes now rather than with the server's next periodic sweep. The server
+// answers with the `end` event, or a fresh `state` if its clock has time left; asked again
+// at most once a second while this display stays at zero.
+const FLAG_RETRY_MS = 1000;
+function checkFlag() {
+  const g = client.game;
+  const c = g && g.clocks;
+  if (!c || !c.running || g.status !== "active") return;
+  if (clockValue(c.running) > 0) return;
+  const now = performance.now();
+  if (now - client.flagSentAt < FLAG_RETRY_MS) return;
+  if (send("flag")) client.flagSentAt = now;
 }
 setInterval(tickClocks, 100);
 
