@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +12,7 @@ from typing import Any
 import pytest
 import websockets
 from channels.db import database_sync_to_async
+from daphne_process import running_daphne
 from django.contrib.sessions.backends.db import SessionStore
 
 from kondavo.accounts.services import GUEST_SESSION_KEY
@@ -24,7 +21,6 @@ from kondavo.games.services import game_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-REPO_DIR = Path(__file__).resolve().parents[2]
 TIMEOUT = 10
 # A short international game: White's man promotes and Black takes everything.
 FEN = "W:W21,10:B26,42"
@@ -106,47 +102,16 @@ async def test_full_game_over_daphne(daphne_server: str, guest_factory: Any) -> 
     assert final.status == "finished" and final.moves == MOVES
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def second_daphne(daphne_server: str, redis_url: str, artifacts_dir: Path) -> Iterator[str]:
     """Another Daphne on the same test database and the same Redis channel layer."""
     from django.db import connection
 
-    settings_dict = connection.settings_dict
-    db_url = (f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:"
-              f"{settings_dict['PORT']}/{settings_dict['NAME']}")
     if connection.vendor != "postgresql":
         pytest.skip("two Daphne processes share PostgreSQL in this test")
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis_url,
-           "DJANGO_SETTINGS_MODULE": "kondavo.settings.test", "PYTHONUNBUFFERED": "1"}
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    with open(artifacts_dir / "daphne-2.log", "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "kondavo.asgi:application"], cwd=REPO_DIR, env=env, stdout=log,
-            stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                assert proc.poll() is None, "second daphne exited"
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-                time.sleep(0.05)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with running_daphne(connection.settings_dict, artifacts_dir / "daphne-2.log",
+                        REDIS_URL=redis_url) as (_proc, base_url):
+        yield base_url
 
 
 @pytest.mark.services
@@ -186,22 +151,11 @@ async def test_idle_socket_survives_past_redis_read_timeout(
         await black.ws.close()
 
 
-def _database_url_for(settings_dict: dict[str, Any]) -> str:
-    """tests/conftest.py's ``database_url_for`` (test directories are not packages)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("kondavo_root_conftest",
-                                                  REPO_DIR / "tests" / "conftest.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    url: str = module.database_url_for(settings_dict)
-    return url
-
-
 async def _keep_playing(base: str, game_id: str, cookie: str, side: str,
-                        stop: asyncio.Event) -> int:
-    """Play the first legal move whenever it is ``side``'s turn, until the socket closes."""
+                        stop: asyncio.Event, tally: list[int] | None = None) -> int:
+    """Play the first legal move whenever it is ``side``'s turn, until the socket closes.
+
+    Every move sent is also counted in ``tally[0]`` when given."""
     played = 0
     try:
         client = await Client.open(base, game_id, cookie)
@@ -216,6 +170,8 @@ async def _keep_playing(base: str, game_id: str, cookie: str, side: str,
             if d.get("turn") == side and d.get("legal") and d.get("status", "active") == "active":
                 await client.send("move", {"ply": d["ply"], "move": d["legal"][0]["notation"]})
                 played += 1
+                if tally is not None:
+                    tally[0] += 1
     except (websockets.ConnectionClosed, OSError, TimeoutError):
         pass
     finally:
@@ -246,33 +202,23 @@ async def test_daphne_exits_promptly_on_sigterm_while_moves_are_published(
 
     games = [await database_sync_to_async(seated_game)(guest_factory) for _ in range(6)]
     bot_games = [await database_sync_to_async(_bot_game)(guest_factory) for _ in range(2)]
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": _database_url_for(connection.settings_dict),
-           "DJANGO_SETTINGS_MODULE": "kondavo.settings.test", "PYTHONUNBUFFERED": "1",
-           "KONDAVO_BOT_INPROCESS": "true", "KONDAVO_BOT_MOVE_TIME": str(BOT_THINK)}
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    log_path = artifacts_dir / "daphne-sigterm.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "kondavo.asgi:application"], cwd=REPO_DIR, env=env, stdout=log,
-            stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, log_path.read_text(errors="replace")
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline, "daphne did not start"
-            await asyncio.sleep(0.05)
+    with running_daphne(connection.settings_dict, artifacts_dir / "daphne-sigterm.log",
+                        KONDAVO_BOT_INPROCESS="true",
+                        KONDAVO_BOT_MOVE_TIME=str(BOT_THINK)) as (proc, base):
+        log_path = artifacts_dir / "daphne-sigterm.log"
         stop = asyncio.Event()
-        players = [asyncio.create_task(_keep_playing(base, game.id, cookies[side], side, stop))
+        tally = [0]
+        players = [asyncio.create_task(_keep_playing(base, game.id, cookies[side], side, stop,
+                                                     tally))
                    for game, cookies in games for side in ("white", "black")]
-        players += [asyncio.create_task(_keep_playing(base, game.id, cookie, "white", stop))
+        players += [asyncio.create_task(_keep_playing(base, game.id, cookie, "white", stop,
+                                                      tally))
                     for game, cookie in bot_games]
-        await asyncio.sleep(BOT_THINK / 2)  # moves flowing, the bots searching
+        # Moves flowing and the bots searching (bounded: a loaded machine is slower).
+        started = time.monotonic()
+        while tally[0] <= 20 and time.monotonic() - started < 30:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(BOT_THINK / 4)
         proc.terminate()
         sent_at = time.monotonic()
         while proc.poll() is None and time.monotonic() - sent_at < 15:
@@ -286,7 +232,3 @@ async def test_daphne_exits_promptly_on_sigterm_while_moves_are_published(
         assert proc.poll() is not None and exited_after < BOT_THINK + 3, (
             f"daphne still running {exited_after:.1f} s after SIGTERM\n"
             + log_path.read_text(errors="replace")[-3000:])
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()

@@ -20,24 +20,9 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 from urllib.request import HTTPCookieProcessor, Request, build_opener
 
+from daphne_process import REPO_DIR, database_url_for, free_port, wait_for_port
 
-def _root_conftest() -> Any:
-    """tests/conftest.py as a module (its helpers; test dirs are not packages here)."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("kondavo_tests_root_conftest", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_root = _root_conftest()
-REPO_DIR: Path = _root.REPO_DIR
-database_url_for = _root.database_url_for
-free_port = _root.free_port
-wait_for_port = _root.wait_for_port
+__all__ = ["REPO_DIR", "database_url_for", "free_port", "wait_for_port"]
 
 # Redis DB numbers of these tests (0: the suite's REDIS_URL, 1: celery.contrib.pytest).
 LAYER_DB = 2
