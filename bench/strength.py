@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.engine import EngineConfig, choose_move, search_level
-from bots.engine.levels import MAX_LEVEL
+from bots.engine.levels import LEVELS, MAX_LEVEL
 from variants import Color, GameRecord, Move, Position, Variant, get_variant
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -255,6 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
              f"level 8 at {args.time} s. Unfinished after {args.max_plies} plies: draw. "
              "Elo from "
              "the score, 95% Wilson interval (Elo clamped at +-798 for 99/1%).",
+             "", f"Level table: {_level_table()}",
              "", "## Search speed (level 8, nodes/s)", "", "| ruleset | nodes/s |", "|---|---:|"]
     print("\n".join(lines), flush=True)
     speed_lines = []
@@ -306,6 +307,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.write_text("\n".join(lines) + "\n")
     print(f"\nsaved {out}")
     return 0
+
+
+def _level_table() -> str:
+    """The level table in one line, so a results file says what it measured."""
+    parts = []
+    for lv in LEVELS.values():
+        budget = ("time" if lv.time_share else
+                  (f"d{lv.max_depth}/" if lv.max_depth < 64 else "") + f"{lv.node_limit:,}n")
+        extra = f" noise {lv.noise}" if lv.noise else ""
+        extra += f" rand {lv.random_move:.0%}" if lv.random_move else ""
+        parts.append(f"L{lv.number} {budget}{extra}")
+    return "; ".join(parts) + "."
 
 
 def _parse_levels(text: str) -> list[int]:

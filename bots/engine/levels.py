@@ -12,13 +12,15 @@ is meant to be beatable by a beginner: it looks one move ahead, sees big noise a
 random move one time in three.
 
 Spacing: levels 1-4 are full-width searches of depth 1-4 (a depth-4 search takes roughly
-0.5k-5k nodes, by ruleset) with decreasing noise; levels 5-7 grow geometrically by about 3x
-(4k, 11k, 30k nodes); level 8 at the default 1 s/move searches about 80k-100k nodes on a
-2-core development machine (the pure-Python engine does ~80k-100k nodes/s), i.e. about 3x
-level 7. A shorter ``move_time`` shrinks that gap: below ~0.35 s level 8 searches
-fewer nodes than level 7. Node budgets do not buy the same depth in every ruleset: Turkish
+0.5k-5k nodes, by ruleset) with decreasing noise; levels 5-7 grow by about 2-2.2x in nodes
+(4.5k, 9k, 20k) and shed their root noise (16, 8, 0 centi-men: noise also turns off the
+root's null-window search, so a noisy level reaches a little less deep for its nodes); level
+8 at the default 1 s/move searches about 80k-100k nodes on an idle 2-core development
+machine (the pure-Python engine does ~80k-100k nodes/s), i.e. about 4x level 7. A shorter
+``move_time`` shrinks that gap: below ~0.25 s level 8 searches fewer nodes than level 7, and
+so does a loaded machine. Node budgets do not buy the same depth in every ruleset: Turkish
 (orthogonal, men also step sideways) branches most, so a depth-4 search there often stops on
-level 4's node cap.
+level 4's node cap. Measured ladder: ``bench/results/strength-*-v2-*.md``.
 """
 
 from __future__ import annotations
@@ -68,11 +70,11 @@ class Level:
 LEVELS: dict[int, Level] = {
     1: Level(1, max_depth=1, node_limit=1_000, time_share=0, noise=150, random_move=0.33),
     2: Level(2, max_depth=2, node_limit=1_500, time_share=0, noise=80, random_move=0.12),
-    3: Level(3, max_depth=3, node_limit=2_000, time_share=0, noise=40, random_move=0.04),
-    4: Level(4, max_depth=4, node_limit=3_000, time_share=0, noise=20, random_move=0.0),
-    5: Level(5, max_depth=64, node_limit=4_000, time_share=0, noise=0, random_move=0.0),
-    6: Level(6, max_depth=64, node_limit=11_000, time_share=0, noise=0, random_move=0.0),
-    7: Level(7, max_depth=64, node_limit=30_000, time_share=0, noise=0, random_move=0.0),
+    3: Level(3, max_depth=3, node_limit=2_000, time_share=0, noise=35, random_move=0.03),
+    4: Level(4, max_depth=4, node_limit=3_000, time_share=0, noise=30, random_move=0.0),
+    5: Level(5, max_depth=64, node_limit=4_500, time_share=0, noise=16, random_move=0.0),
+    6: Level(6, max_depth=64, node_limit=9_000, time_share=0, noise=8, random_move=0.0),
+    7: Level(7, max_depth=64, node_limit=20_000, time_share=0, noise=0, random_move=0.0),
     8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),
 }
 
