@@ -28,6 +28,8 @@ frames, up to ``--plies`` plies, then the side to move resigns.
 
 Prints: moves/s, the move -> opponent latency (from sending a move to the opponent's socket
 receiving it) p50/p95/p99/max, error frames, client failures, moves whose frame never arrived,
+stalls (a socket silent for ``STALL_SECONDS`` while waiting sends ``resync``, as the game page
+heals a lost frame; a socket that stalls a 4th time fails),
 and the client's own event-loop lag (a busy client inflates the latencies it measures).
 The open-file limit is raised (``resource.setrlimit``) for this process and the Daphnes.
 """
@@ -58,6 +60,7 @@ import websockets
 
 REPO = Path(__file__).resolve().parent.parent
 CSRF = "b" * 32
+STALL_SECONDS = 30.0  # a socket silent this long while waiting sends a resync
 
 
 def raise_open_files(wanted: int = 65536) -> int:
@@ -219,6 +222,7 @@ class Stats:
         self.finished = 0
         self.connected = 0
         self.lag: list[float] = []
+        self.stalls = 0
 
 
 def think_time(mean: float, rng: random.Random) -> float:
@@ -237,21 +241,32 @@ async def player(url: str, origin: str, cookie: str, side: str, plies: int, thin
         await go.wait()
         frame: dict[str, Any] | None = first
         first_move = True
+        stalls = 0
         while True:
             if frame is None:
-                frame = json.loads(await ws.recv())
+                try:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), STALL_SECONDS))
+                except TimeoutError:
+                    # Nothing for STALL_SECONDS: ask for the state (as the game page does
+                    # on a version gap) instead of waiting forever; give up after a few.
+                    stats.stalls += 1
+                    stalls += 1
+                    if stalls > 3:
+                        raise
+                    await ws.send(json.dumps({"t": "resync"}))
+                    continue
             t, d = frame["t"], frame["d"]
             frame = None
+            if t == "end" or (t == "state" and d.get("status") in ("finished", "aborted")):
+                if side == "white":
+                    stats.finished += 1
+                return
             if t in ("state", "move"):
                 if t == "move" and d["turn"] == side:  # the opponent's move reached us
                     stamp = sent_at.pop(d["ply"], None)
                     if stamp is not None:
                         stats.latencies.append(time.perf_counter() - stamp)
                 state = {"ply": d["ply"], "turn": d["turn"], "legal": d["legal"]}
-            elif t == "end":
-                if side == "white":
-                    stats.finished += 1
-                return
             elif t == "error":
                 stats.errors += 1
                 await ws.send(json.dumps({"t": "resync"}))
@@ -338,7 +353,8 @@ async def run(urls: list[str], games: int, plies: int, ruleset: str, seed: int,
     print(f"move -> opponent latency ms: p50 {pct(lat, .5):.1f}  p95 {pct(lat, .95):.1f}  "
           f"p99 {pct(lat, .99):.1f}  max {pct(lat, 1):.1f}  (n={len(lat)})")
     print(f"finished games: {stats.finished}  error frames: {stats.errors}  "
-          f"client failures: {len(failures)}  moves never seen by the opponent: {lost}")
+          f"client failures: {len(failures)}  moves never seen by the opponent: {lost}  "
+          f"stalls ({STALL_SECONDS:g} s silent, resynced): {stats.stalls}")
     print(f"client event-loop lag ms: p50 {pct(lag, .5):.1f}  p99 {pct(lag, .99):.1f}")
     for f in failures[:3]:
         print("  failure:", repr(f))

@@ -68,6 +68,7 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
 
     player: Player | None = None
     version: int = 0
+    _handler_table: dict[str, Handler] | None = None
 
     def handlers(self) -> dict[str, Handler]:
         raise NotImplementedError
@@ -117,7 +118,10 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(data, dict):
             await self.send_error("bad_request", '"d" must be an object')
             return
-        handler = self.handlers().get(frame["t"])
+        table = self._handler_table
+        if table is None:  # built once per socket, not per frame
+            table = self._handler_table = self.handlers()
+        handler = table.get(frame["t"])
         if handler is None:
             await self.send_error("unknown_type", f"unknown frame type {frame['t'][:32]!r}")
             return

@@ -44,7 +44,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F
 
 from kondavo.accounts.models import Player
@@ -263,14 +263,106 @@ def _save(game: Game, ev: _Events, *, was_over: bool, now: datetime,
     game.save(update_fields=fields)
     if game.is_over and not was_over:
         _on_game_finished(game)
+    _on_commit_effects(game, ev, now=now, clock_changed=clock_changed,
+                       bot_request=bot_check and bot_turn)
+
+
+def _on_commit_effects(game: Game, ev: _Events, *, now: datetime, clock_changed: bool,
+                       bot_request: bool) -> None:
+    """Register what runs once the transaction commits: publishing the frames (one
+    ``group_send`` for all of them), the embedded flag timer, the bot's move request."""
     frames = list(ev.frames)
     if frames:
         transaction.on_commit(partial(events.publish_game, game.id, frames))
     if clock_changed and game.flag_at is not None and game.status == Game.Status.ACTIVE:
         delay = (game.flag_at - now).total_seconds()
         transaction.on_commit(partial(_schedule_flag_check, game.id, delay))
-    if bot_check and bot_turn:
+    if bot_request:
         transaction.on_commit(partial(_request_bot_move, game.id, game.ply))
+
+
+# --------------------------------------------------------------------------- move fast path
+#
+# A move is the hot path (one transaction per move, hundreds per second). On PostgreSQL it
+# skips the ORM's query building and model saving: one precompiled ``SELECT ... FOR UPDATE
+# OF`` of the game row (plus both players' kinds, for the bot check) and one precompiled
+# ``UPDATE ... WHERE id = %s AND ply = %s`` of the fields a move changes. Same lock, same
+# checks, same writes as the ORM path (which other backends, and moves that end the game,
+# still take). Game has no signal receivers; nothing else is skipped.
+
+_GAME_ATTNAMES = [f.attname for f in Game._meta.concrete_fields]
+_MOVE_UPDATE_FIELDS = [Game._meta.get_field(name) for name in _MOVE_FIELDS]
+_fast_sql: dict[str, tuple[str, str, list[tuple[int, Any]]]] = {}
+
+
+def _fast_path_sql(connection: Any) -> tuple[str, str, list[tuple[int, Any]]]:
+    """(lock SQL, update SQL, [(column index, converter)]) for ``connection``, built once."""
+    cached = _fast_sql.get(connection.alias)
+    if cached is not None:
+        return cached
+    qn = connection.ops.quote_name
+    game_table = qn(Game._meta.db_table)
+    player_meta = Player._meta
+    player_table = qn(player_meta.db_table)
+    player_pk = qn(player_meta.pk.column)
+    kind = qn(player_meta.get_field("kind").column)
+    gm = Game._meta
+    columns = ", ".join(f"g.{qn(f.column)}" for f in gm.concrete_fields)
+    lock_sql = (
+        f"SELECT {columns}, w.{kind}, b.{kind} FROM {game_table} g "
+        f"LEFT OUTER JOIN {player_table} w ON w.{player_pk} = g.{qn(gm.get_field('white').column)} "
+        f"LEFT OUTER JOIN {player_table} b ON b.{player_pk} = g.{qn(gm.get_field('black').column)} "
+        f"WHERE g.{qn(gm.pk.column)} = %s FOR UPDATE OF g")
+    sets = ", ".join(f"{qn(f.column)} = %s" for f in _MOVE_UPDATE_FIELDS)
+    update_sql = (f"UPDATE {game_table} SET {sets} "
+                  f"WHERE {qn(gm.pk.column)} = %s AND {qn(gm.get_field('ply').column)} = %s")
+    converters = [(i, conv) for i, f in enumerate(gm.concrete_fields)
+                  for conv in f.get_db_converters(connection)]
+    cached = (lock_sql, update_sql, converters)
+    _fast_sql[connection.alias] = cached
+    return cached
+
+
+def _fast_connection() -> Any | None:
+    """The connection to take the fast path on (PostgreSQL only), or None."""
+    connection = connections[router.db_for_write(Game)]
+    return connection if connection.vendor == "postgresql" else None
+
+
+def _lock_fast(connection: Any, game_id: str) -> tuple[Game, dict[str, str | None]]:
+    """The locked game (players not loaded: ``game.white`` loads lazily if ever needed)
+    and the players' kinds per side."""
+    lock_sql, _, converters = _fast_path_sql(connection)
+    with connection.cursor() as cursor:
+        cursor.execute(lock_sql, [str(game_id)[:12]])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameError("not_found", "no such game")
+    n = len(_GAME_ATTNAMES)
+    values = list(row[:n])
+    for i, conv in converters:
+        values[i] = conv(values[i], None, connection)
+    game = Game.from_db(connection.alias, _GAME_ATTNAMES, values)
+    return game, {"white": row[n], "black": row[n + 1]}
+
+
+def _save_move_fast(connection: Any, game: Game, expected_ply: int,
+                    kinds: dict[str, str | None], ev: _Events, now: datetime) -> None:
+    """``_save(..., clock_changed=True, bot_check=True, fields=_MOVE_FIELDS)`` for a move
+    that does not end the game, as one UPDATE guarded by the ply the move was played at."""
+    bot_turn = (game.status == Game.Status.ACTIVE
+                and kinds.get(turn_of(game)) == Player.Kind.BOT)
+    game.bot_turn_since = now if bot_turn else None
+    _, update_sql, _ = _fast_path_sql(connection)
+    params = [f.get_db_prep_save(getattr(game, f.attname), connection)
+              for f in _MOVE_UPDATE_FIELDS]
+    params += [game.pk, expected_ply]
+    with connection.cursor() as cursor:
+        cursor.execute(update_sql, params)
+        updated = cursor.rowcount
+    if updated != 1:  # cannot happen under the row lock; never publish a move not written
+        raise GameError("stale_ply", f"the game is no longer at ply {expected_ply}")
+    _on_commit_effects(game, ev, now=now, clock_changed=True, bot_request=bot_turn)
 
 
 def _flag_locked(game: Game, now: datetime) -> bool:
@@ -414,7 +506,12 @@ def _move_text(move_text: str | None, path: Sequence[str] | None) -> str:
 @transaction.atomic
 def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
                path: Sequence[str] | None, now: datetime) -> tuple[Game, GameError | None]:
-    game = _lock(game_id)
+    connection = _fast_connection()
+    kinds: dict[str, str | None] | None = None
+    if connection is not None:
+        game, kinds = _lock_fast(connection, game_id)
+    else:
+        game = _lock(game_id)
     side = _seat(game, player)
     if _flag_locked(game, now):
         return game, GameError("game_over", "time is up: the game is over")
@@ -486,8 +583,11 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
         ev.add("move", moved)
         if declined:
             ev.add("draw_offer", {"by": None})
-    _save(game, ev, was_over=False, now=now, clock_changed=True, bot_check=True,
-          fields=_MOVE_FIELDS if outcome is None else None)
+    if outcome is None and connection is not None and kinds is not None:
+        _save_move_fast(connection, game, ply, kinds, ev, now)
+    else:
+        _save(game, ev, was_over=False, now=now, clock_changed=True, bot_check=True,
+              fields=_MOVE_FIELDS if outcome is None else None)
     return game, None
 
 
