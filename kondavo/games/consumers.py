@@ -207,6 +207,13 @@ class GameConsumer(_ProtocolConsumer):
         self.version = result[0]
         await self.send_frame("state", result[1])
 
+    async def do_ping(self, data: dict[str, Any]) -> None:
+        """``pong`` carries the game's version as the database has it, not this socket's:
+        an event lost on the way (an overloaded channel layer drops messages) shows up as
+        a gap at the next ping, and the client resyncs."""
+        version = await db_call(selectors.game_version)(game_id=self.game_id)
+        await self.send_frame("pong", {}, v=self.version if version is None else version)
+
     async def do_resync(self, data: dict[str, Any]) -> None:
         _, result = await db_call(self._checked_state)()
         await self._send_state(result)

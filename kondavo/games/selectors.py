@@ -29,6 +29,11 @@ def game_get(*, game_id: str) -> Game | None:
     return Game.objects.select_related("white", "black").filter(pk=str(game_id)[:12]).first()
 
 
+def game_version(*, game_id: str) -> int | None:
+    """The game's current event version (one indexed read), or None for an unknown game."""
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
 def games_of_player(*, player: Player, status: str | None = None,
                     limit: int = 50) -> QuerySet[Game]:
     qs = Game.objects.select_related("white", "black").filter(

@@ -246,3 +246,24 @@ async def test_lobby_seek_and_accept(guest_factory: Any) -> None:
     assert got["a"] == got["b"] and got["a"]["url"] == f"/game/{got['a']['id']}/"
     await la.disconnect()
     await lb.disconnect()
+
+
+async def test_pong_reports_the_database_version_so_a_lost_event_is_noticed(
+        seated: Any) -> None:
+    """An event that never reached a socket (the channel layer may drop messages under
+    overload) shows up at the next ping: pong carries the version the database has."""
+    from django.db.models import F
+
+    white, _black, _spectator, game = seated
+    comm = await connect(f"/ws/game/{game.id}/", white)
+    v0 = (await receive(comm, "state"))["v"]
+    await comm.send_json_to({"t": "ping"})
+    assert (await receive(comm, "pong"))["v"] == v0
+    # A change whose event is lost: the row moves on, nothing is published.
+    await database_sync_to_async(
+        Game.objects.filter(pk=game.id).update)(version=F("version") + 1)
+    await comm.send_json_to({"t": "ping"})
+    assert (await receive(comm, "pong"))["v"] == v0 + 1
+    await comm.send_json_to({"t": "resync"})
+    assert (await receive(comm, "state"))["v"] == v0 + 1
+    await comm.disconnect()

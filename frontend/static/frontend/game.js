@@ -119,7 +119,12 @@ function handle(frame) {
     return;
   }
   if (type === "error") { onError(data); return; }
-  if (type === "pong") return;
+  if (type === "pong") {
+    // The server answers with the game's current version: a higher one means an event
+    // never reached this page (the next ping is at most 15 s away).
+    if (typeof v === "number" && v > client.version) send("resync");
+    return;
+  }
   if (type === "presence") {
     if (client.game) { client.game.presence = data; renderPlayers(); renderControls(); }
     return;
@@ -552,4 +557,4 @@ Object.defineProperty(window, "kondavoGame", {
 
 showStatus(t("connecting"));
 connect();
-setInterval(() => send("ping"), 25000);
+setInterval(() => send("ping"), 15000);
