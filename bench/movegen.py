@@ -89,21 +89,23 @@ def kondavo_perft(key: str, depth: int, repeat: int = 1,
 
 # --- peers (run in a subprocess: ``movegen.py --peer NAME --depth N``) -------------------------
 
+def _push_pop_perft(board: Any, depth: int, legal: Callable[[Any], Any]) -> int:
+    """Perft through a peer's public board API, bulk-counting the last ply as Kondavo does."""
+    moves = list(legal(board))
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        board.push(move)
+        total += _push_pop_perft(board, depth - 1, legal)
+        board.pop()
+    return total
+
+
 def _peer_py_draughts(depth: int) -> dict[str, Any]:
     from draughts import Board  # type: ignore[import-not-found]
 
-    def perft(board: Any, d: int) -> int:
-        moves = list(board.legal_moves)
-        if d == 1:
-            return len(moves)
-        total = 0
-        for move in moves:
-            board.push(move)
-            total += perft(board, d - 1)
-            board.pop()
-        return total
-
-    nodes, seconds = timed(lambda: perft(Board(), depth))
+    nodes, seconds = timed(lambda: _push_pop_perft(Board(), depth, lambda b: b.legal_moves))
     out: dict[str, Any] = {"nodes": nodes, "seconds": seconds}
     try:
         from draughts.engines.turbo import perft_from_board  # type: ignore[import-not-found]
@@ -118,18 +120,8 @@ def _peer_py_draughts(depth: int) -> dict[str, Any]:
 def _peer_pydraughts(depth: int) -> dict[str, Any]:
     from draughts import Board
 
-    def perft(board: Any, d: int) -> int:
-        moves = board.legal_moves()
-        if d == 1:
-            return len(moves)
-        total = 0
-        for move in moves:
-            board.push(move)
-            total += perft(board, d - 1)
-            board.pop()
-        return total
-
-    nodes, seconds = timed(lambda: perft(Board(variant="standard"), depth))
+    nodes, seconds = timed(lambda: _push_pop_perft(Board(variant="standard"), depth,
+                                                   lambda b: b.legal_moves()))
     return {"nodes": nodes, "seconds": seconds}
 
 

@@ -52,20 +52,21 @@ def artifacts_dir() -> Path:
     return ARTIFACTS_DIR
 
 
+def _service_url(name: str) -> str:
+    url = os.environ.get(name)
+    if not url:
+        pytest.skip(f"{name} is not set: run via `make test` (tests/run_with_services.sh)")
+    return url
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        pytest.skip("REDIS_URL is not set: run via `make test` (tests/run_with_services.sh)")
-    return url
+    return _service_url("REDIS_URL")
 
 
 @pytest.fixture(scope="session")
 def celery_test_redis_url() -> str:
-    url = os.environ.get("CELERY_TEST_REDIS_URL")
-    if not url:
-        pytest.skip("CELERY_TEST_REDIS_URL is not set: run via `make test`")
-    return url
+    return _service_url("CELERY_TEST_REDIS_URL")
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from variants.errors import AmbiguousMove, IllegalMove, InvalidFEN, InvalidNotation, InvalidSquare
@@ -177,7 +178,7 @@ class Variant:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"
 
-    @property
+    @cached_property
     def board(self) -> BoardSpec:
         squares = tuple(
             SquareInfo(i, self._labels[i], self.rows - 1 - r, c)

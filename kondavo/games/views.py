@@ -43,6 +43,11 @@ def _params(request: HttpRequest) -> dict[str, Any]:
     return request.POST.dict()
 
 
+def _checked(params: dict[str, Any], name: str) -> bool:
+    """A checkbox-style field: "1", "true", "on" or "yes" (any case) is True."""
+    return str(params.get(name, "")).lower() in ("1", "true", "on", "yes")
+
+
 def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -83,7 +88,7 @@ def new_friend(request: HttpRequest) -> HttpResponse:
             player=_player(request), ruleset=str(p.get("ruleset", "")),
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
-            rated=str(p.get("rated", "")).lower() in ("1", "true", "on", "yes"))
+            rated=_checked(p, "rated"))
     except GameError as exc:
         return _error(exc)
     return _to_game(request, game)
@@ -96,7 +101,7 @@ def seek(request: HttpRequest) -> HttpResponse:
         created = services.seek_create(
             player=_player(request), ruleset=str(p.get("ruleset", "")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
-            rated=str(p.get("rated", "")).lower() in ("1", "true", "on", "yes"))
+            rated=_checked(p, "rated"))
     except GameError as exc:
         return _error(exc)
     if _wants_json(request):
