@@ -149,6 +149,9 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
            "DJANGO_SETTINGS_MODULE": "kondavo.settings.local", "DEBUG": "false",
            "LOG_LEVEL": "WARNING"}
     env.setdefault("DB_CONN_MAX_AGE", "60")
+    # Every game is created, and every socket connected, before any game starts: a first
+    # move may come much later than a player would make it (30 s by default).
+    env.setdefault("KONDAVO_FIRST_MOVE_SECONDS", "900")
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                    cwd=REPO, env=env, check=True)
     urls = []
