@@ -1,4 +1,4 @@
-"""The rules pages' text, per ruleset and language (written from docs RULES.md).
+"""The rules pages' text, per ruleset and language.
 
 English, French and Italian are complete. Other interface languages fall back to English
 (the page says so). Each entry: a title, a one-line summary and (heading, paragraphs) sections.

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from variants.errors import AmbiguousMove, IllegalMove, InvalidFEN, InvalidNotation, InvalidSquare
@@ -360,6 +362,18 @@ class Variant:
             if code in table:
                 return table[code], code
         return None
+
+    def perft_suite_path(self) -> Path | None:
+        """The reference perft file (``perft_suite``, relative to the module of the class
+        that declares it), or None when the ruleset declares none."""
+        if not self.perft_suite:
+            return None
+        for kind in type(self).__mro__:
+            if "perft_suite" in vars(kind):
+                module = sys.modules.get(kind.__module__)
+                base = Path(getattr(module, "__file__", "") or ".").parent
+                return (base / self.perft_suite).resolve()
+        return Path(self.perft_suite).resolve()
 
     def result_text(self, winner: Color | None) -> str:
         """The result from White's side in this ruleset's ``scoring`` notation."""

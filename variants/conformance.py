@@ -76,6 +76,18 @@ def read_perft_file(path: str | Path) -> list[PerftCase]:
     return cases
 
 
+def reference_nodes(variant: Variant, fen: str, depth: int) -> int | None:
+    """The node count the ruleset's own perft suite gives for ``fen`` at ``depth``, if any."""
+    path = variant.perft_suite_path()
+    if path is None or not path.is_file():
+        return None
+    wanted = variant.parse_fen(fen)
+    for case in read_perft_file(path):
+        if case.depth == depth and variant.parse_fen(case.fen) == wanted:
+            return case.nodes
+    return None
+
+
 def perft_divide(variant: Variant, position: Position, depth: int) -> list[tuple[str, int]]:
     """Per-root-move leaf counts at ``depth``, sorted by notation."""
     legal = variant.legal_moves(position)
@@ -297,5 +309,6 @@ __all__ = [
     "ConformanceError", "PerftCase", "PlayoutStats", "check_apply_deterministic",
     "check_fen_round_trip", "check_moves_unique", "check_notation_round_trip", "check_perft",
     "check_perft_file", "check_perft_matches_moves", "check_position", "check_transition",
-    "format_divide", "perft_divide", "random_playouts", "read_perft_file", "run_all",
+    "format_divide", "perft_divide", "random_playouts", "read_perft_file", "reference_nodes",
+    "run_all",
 ]

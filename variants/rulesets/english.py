@@ -11,6 +11,7 @@ class English(DiagonalVariant):
     name = "English checkers"
     aliases = ("checkers", "american")
     pdn_gametype = "21,B,8,8,N1,0"
+    perft_suite = "../perft/english.perft"
     scoring = "1-0"
     initial_fen = "B:W21-32:B1-12"
     first_to_move = Color.BLACK

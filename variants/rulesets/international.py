@@ -13,6 +13,7 @@ class International(DiagonalVariant):
     name = "International"
     aliases: ClassVar[tuple[str, ...]] = ("polish", "10x10")
     pdn_gametype = "20,W,10,10,N2,0"
+    perft_suite = "../perft/international.perft"
     rows = cols = 10
     initial_fen = "W:W31-50:B1-20"
     man_capture_vectors = DIAGONAL  # men capture backward too

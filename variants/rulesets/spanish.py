@@ -10,6 +10,7 @@ class Spanish(DiagonalVariant):
     name = "Spanish"
     aliases = ("damas",)
     pdn_gametype = "24,W,8,8,N1,1"
+    perft_suite = "../perft/spanish.perft"
     playable_parity = 1  # a1 is not a playing square; h1 is
     number_from_bottom_right = True  # 1 = h1, 2 = f1 ... 32 = a8
     initial_fen = "W:W1-12:B21-32"
