@@ -248,6 +248,34 @@ def check_perft_matches_moves(variant: Variant, position: Position, depth: int =
     return fast
 
 
+def _show(variant: Variant, moves: Iterable[Move]) -> str:
+    """Moves as full paths (``c3-d4``, ``c3xe5xg3``), sorted: for error messages."""
+    sep = {True: "x", False: "-"}
+    return " ".join(sorted(sep[bool(m.captured)].join(variant.square_label(s) for s in m.path)
+                           for m in moves))
+
+
+def check_reference_moves(variant: Variant, positions: Iterable[Position]) -> int:
+    """``legal_moves`` agrees with the plain generator of :mod:`variants.reference` (a
+    second implementation of the declared rules) on every position; returns how many."""
+    from variants.reference import covers, reference_moves
+
+    if not covers(variant):
+        return 0
+    count = 0
+    for position in positions:
+        legal = variant.legal_moves(position)
+        want = reference_moves(variant, position)
+        got = {m.key: m for m in legal}
+        if got.keys() != want.keys() or any(got[k].promotes != want[k].promotes for k in got):
+            raise ConformanceError(
+                f"{variant.key} {variant.format_fen(position)}: legal_moves gives "
+                f"[{_show(variant, legal)}] but the reference generator gives "
+                f"[{_show(variant, want.values())}]")
+        count += 1
+    return count
+
+
 def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 300,
                     start: Position | None = None, keep_positions: int = 0) -> PlayoutStats:
     """Play ``games`` random games and check every invariant along the way.
@@ -302,11 +330,13 @@ def run_all(variant: Variant, perft_path: str | Path | None = None, games: int =
     summary["apply_checks"] = sum(check_apply_deterministic(variant, p) for p in positions)
     summary["perft_cross_checks"] = sum(1 for p in positions[::5]
                                         if check_perft_matches_moves(variant, p, 2) >= 0)
+    summary["reference_generator_checks"] = check_reference_moves(variant, positions)
     return summary
 
 
 __all__ = [
     "ConformanceError", "PerftCase", "PlayoutStats", "check_apply_deterministic",
+    "check_reference_moves",
     "check_fen_round_trip", "check_moves_unique", "check_notation_round_trip", "check_perft",
     "check_perft_file", "check_perft_matches_moves", "check_position", "check_transition",
     "format_divide", "perft_divide", "random_playouts", "read_perft_file", "reference_nodes",

@@ -12,7 +12,13 @@ import pytest
 
 from variants import Color, GameRecord, Move, Outcome, Position, Reason, Variant
 from variants.base import Criterion, Precedence, describe_precedence, localize
-from variants.conformance import check_perft_matches_moves, random_playouts
+from variants.conformance import (
+    ConformanceError,
+    check_perft_matches_moves,
+    check_reference_moves,
+    random_playouts,
+)
+from variants.reference import covers
 from variants.rulesets.brazilian import Brazilian
 
 
@@ -211,3 +217,23 @@ def test_board_spec_says_which_colour_is_played_on() -> None:
     assert BRAZILIAN.board.as_dict()["playing_squares"] == "dark"
     light = type("Light", (Brazilian,), {"key": "test-light", "playing_squares_dark": False})()
     assert light.board.as_dict()["playing_squares"] == "light"
+
+
+@pytest.mark.parametrize("kind", [NoKingCapture, KingFirst, EarliestKing, MostKings,
+                                  LowestOrigin])
+def test_the_plain_reference_generator_agrees(kind: type[Variant]) -> None:
+    variant = kind()
+    stats = random_playouts(variant, games=3, seed=9, max_plies=160, keep_positions=200)
+    positions = [variant.parse_fen(fen) for fen in SHOWCASES] + stats.positions[::4]
+    assert check_reference_moves(variant, positions) == len(positions)
+
+
+def test_the_reference_check_catches_a_fast_path_that_ignores_a_rule() -> None:
+    variant = Brazilian()
+    position = variant.parse_fen("W:Wc3,e3:Bd4,f4,d6")  # c3xe5xg3 beats the single captures
+    assert check_reference_moves(variant, [position]) == 1
+    variant._native_rank = 0  # a fast path forgetting the longest-capture rule
+    with pytest.raises(ConformanceError, match="reference generator gives"):
+        check_reference_moves(variant, [position])
+    assert not covers(NoKingMoves())
+    assert check_reference_moves(NoKingMoves(), [position]) == 0
