@@ -160,6 +160,16 @@ def reference_moves(variant: Variant, position: Position) -> dict[Key, Move]:
     return out
 
 
+def reference_perft(variant: Variant, position: Position, depth: int) -> int:
+    """Perft through the plain generator (and ``variant.apply``): an independent count."""
+    if depth <= 0:
+        return 1
+    moves = reference_moves(variant, position).values()
+    if depth == 1:
+        return len(moves)
+    return sum(reference_perft(variant, variant.apply(position, m), depth - 1) for m in moves)
+
+
 def _rank(variant: Variant, chains: list[_Chain], own_kings: set[Coord],
           opp_kings: set[Coord]) -> list[_Chain]:
     """The declared precedence criteria, applied one after the other."""
@@ -178,4 +188,4 @@ def _rank(variant: Variant, chains: list[_Chain], own_kings: set[Coord],
     return chains
 
 
-__all__ = ["covers", "reference_moves"]
+__all__ = ["covers", "reference_moves", "reference_perft"]
