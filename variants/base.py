@@ -250,6 +250,14 @@ class Variant:
     draw_plies: ClassVar[int] = 100  # plies with no capture and no man advance
     repetitions: ClassVar[int] = 3
 
+    _defined_in: ClassVar[Path | None] = None  # the directory of the class's module
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        module = sys.modules.get(cls.__module__)
+        file = getattr(module, "__file__", None)
+        cls._defined_in = Path(file).resolve().parent if file else None
+
     def __init__(self) -> None:
         geometry = Geometry.build(self.rows, self.cols, self._square_coords(), self.vectors)
         self.geometry = geometry
@@ -331,17 +339,30 @@ class Variant:
                          self.playing_squares_dark)
 
     # --- words ------------------------------------------------------------------------------
+    def _own_words(self, attr: str) -> object:
+        """A words attribute as declared by this ruleset, not inherited from the ruleset it
+        subclasses: a plugin built on ``International`` does not show International's rules
+        page or names. (Declared on the class that sets ``key`` or a subclass of it.)"""
+        for kind in type(self).__mro__:
+            if attr in vars(kind):
+                return vars(kind)[attr]
+            if "key" in vars(kind):
+                break
+        return getattr(Variant, attr)
+
     def localized_name(self, lang: str) -> str | None:
         """``name`` in ``lang`` when the ruleset gives it (``display_names``), else None."""
+        names: Mapping[str, str] = self._own_words("display_names")  # type: ignore[assignment]
         for code in _lang_candidates(lang):
-            for key, value in self.display_names.items():
+            for key, value in names.items():
                 if key.replace("_", "-").lower() == code and value:
                     return value
         return None
 
     def summary_text(self, lang: str = "en") -> str:
         """The one-line summary in ``lang`` (English fallback; "" when none is given)."""
-        text = localize(self.summary, lang)[0]
+        summary: Text = self._own_words("summary")  # type: ignore[assignment]
+        text = localize(summary, lang)[0]
         if not text:
             page = self.rules_page(lang)
             text = page[0]["summary"] if page else ""
@@ -350,14 +371,20 @@ class Variant:
     def capture_rule_text(self, lang: str = "en") -> str:
         """Why a capture is forced, for the banner: ``capture_explanation`` or, when the
         ruleset gives none, the English description of its declared precedence."""
-        text = localize(self.capture_explanation, lang)[0]
+        explanation: Text = self._own_words("capture_explanation")  # type: ignore[assignment]
+        text = localize(explanation, lang)[0]
         return text or describe_precedence(self.capture_criteria)
+
+    @property
+    def has_capture_explanation(self) -> bool:
+        return bool(self._own_words("capture_explanation"))
 
     def rules_page(self, lang: str = "en") -> tuple[RulesPage, str] | None:
         """(rules page, its language) in ``lang`` or the English fallback; None if none."""
-        if not self.rules_pages:
+        pages: Mapping[str, RulesPage] = self._own_words("rules_pages")  # type: ignore[assignment]
+        if not pages:
             return None
-        table = {k.replace("_", "-").lower(): v for k, v in self.rules_pages.items()}
+        table = {k.replace("_", "-").lower(): v for k, v in pages.items()}
         for code in [*_lang_candidates(lang), "en", *table]:
             if code in table:
                 return table[code], code
@@ -370,8 +397,7 @@ class Variant:
             return None
         for kind in type(self).__mro__:
             if "perft_suite" in vars(kind):
-                module = sys.modules.get(kind.__module__)
-                base = Path(getattr(module, "__file__", "") or ".").parent
+                base = vars(kind).get("_defined_in") or Path(".")
                 return (base / self.perft_suite).resolve()
         return Path(self.perft_suite).resolve()
 

@@ -364,6 +364,15 @@ KONDAVO_BOT_MOVE_TIME = float(env_str("KONDAVO_BOT_MOVE_TIME") or 1.0)
 # move sweep (games.tasks.bot_move_sweep). Keep it above the thinking time plus queueing.
 KONDAVO_BOT_STALL_SECONDS = env_seconds("KONDAVO_BOT_STALL_SECONDS", 30.0)
 
+# --------------------------------------------------------------------------- rulesets
+
+# The rulesets the site offers and their order: ruleset keys, comma-separated in the
+# environment. Empty: every installed ruleset (built-ins first, then plugins). The Django
+# admin can further disable and reorder them (frontend "rulesets offered by the site").
+KONDAVO_RULESETS = env_list("KONDAVO_RULESETS")
+# Directories of data-only rulesets (*.toml), os.pathsep-separated in the environment.
+KONDAVO_RULESET_DIRS = [d for d in (env_str("KONDAVO_RULESET_DIRS") or "").split(os.pathsep) if d]
+
 # --------------------------------------------------------------------------- rating
 
 # Leaderboard thresholds per ruleset key, with "default" as the fallback for every key (and

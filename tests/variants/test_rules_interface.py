@@ -210,7 +210,9 @@ def test_words_fall_back_to_english() -> None:
     assert variant.summary_text("fr") == "Un test."
     assert variant.capture_rule_text("it") == "Prendi!"
     assert variant.capture_rule_text("fr") == "Take!"
-    assert variant.rules_page("en") is None
+    assert variant.rules_page("en") is None  # Brazilian's page is not inherited
+    assert BRAZILIAN.rules_page("fr") is not None
+    assert NoKingCapture().localized_name("fr") is None  # nor its names
 
 
 def test_board_spec_says_which_colour_is_played_on() -> None:
