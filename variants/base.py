@@ -350,6 +350,12 @@ class Variant:
                 break
         return getattr(Variant, attr)
 
+    @property
+    def own_aliases(self) -> tuple[str, ...]:
+        """``aliases`` as declared by this ruleset (not those of the ruleset it subclasses)."""
+        aliases: tuple[str, ...] = self._own_words("aliases")  # type: ignore[assignment]
+        return tuple(aliases)
+
     def localized_name(self, lang: str) -> str | None:
         """``name`` in ``lang`` when the ruleset gives it (``display_names``), else None."""
         names: Mapping[str, str] = self._own_words("display_names")  # type: ignore[assignment]

@@ -40,7 +40,7 @@ class Registry:
         key = variant.key.strip().lower()
         if not key:
             raise ValueError(f"{variant!r} has no key")
-        names = [key, *(a.lower() for a in variant.aliases)]
+        names = [key, *(a.lower() for a in variant.own_aliases)]
         for name in names:
             if name in self._names:
                 raise ValueError(f"ruleset name {name!r} is already taken by "
