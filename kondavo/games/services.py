@@ -53,6 +53,7 @@ from kondavo.games import clock, events
 from kondavo.games.errors import GameError
 from kondavo.games.history import next_repetition, position_key, repetition_of, resume_record
 from kondavo.games.models import Game, LobbyState, Seek
+from kondavo.games.moderation import require_not_banned
 from kondavo.games.selectors import (
     clock_remaining,
     clock_running,
@@ -402,6 +403,7 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     """A new game. With ``opponent`` both seats are filled and it starts at once; without,
     ``creator`` takes ``color`` and the other seat stays open (status ``waiting``)."""
     now = clock.resolve(now)
+    require_not_banned(creator, opponent)
     variant = _variant(ruleset)
     try:
         tc = get_time_control(time_control)
@@ -455,6 +457,7 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
         return game
     if game.status != Game.Status.WAITING:
         raise GameError("not_allowed", "this game already has two players")
+    require_not_banned(player)
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
     if game.white_id is None:
@@ -513,6 +516,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
     else:
         game = _lock(game_id)
     side = _seat(game, player)
+    require_not_banned(player)
     if _flag_locked(game, now):
         return game, GameError("game_over", "time is up: the game is over")
     _require_active(game)
@@ -811,6 +815,7 @@ def _publish_lobby(version: int) -> None:
 @transaction.atomic
 def seek_create(*, player: Player, ruleset: str, time_control: str,
                 rated: bool = False) -> Seek:
+    require_not_banned(player)
     variant = _variant(ruleset)
     try:
         tc = get_time_control(time_control)
@@ -872,6 +877,7 @@ def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) ->
         raise GameError("not_found", "this seek is no longer open")
     if seek.player_id == player.pk:
         raise GameError("not_allowed", "you cannot accept your own seek")
+    require_not_banned(player)
     if player.is_bot:
         raise GameError("not_allowed", "bots do not accept seeks")
     game = game_create(creator=seek.player, ruleset=seek.ruleset,

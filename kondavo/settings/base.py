@@ -261,6 +261,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "daphne",
+    "django.contrib.admin",  # for staff only: games, players, moderation, rulesets offered
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,0 +1,48 @@
+"""Moderation: what banned players may not do, and the staff's abort of any game.
+
+``require_not_banned`` is called by the game services before anything a player starts
+(creating, joining or accepting a game, posting a seek, playing a move).
+``game_abort_by_staff`` ends any unfinished game with no result, for the Django admin.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from kondavo.accounts.models import Player
+from kondavo.games import clock
+from kondavo.games.errors import GameError
+from kondavo.games.models import Game
+
+
+def require_not_banned(*players: Player | None) -> None:
+    """Refuse (``not_allowed``) when any of ``players`` is banned."""
+    for player in players:
+        if player is not None and player.banned:
+            raise GameError("not_allowed", "this account is banned from playing")
+
+
+@transaction.atomic
+def game_abort_by_staff(*, game_id: str, now: datetime | None = None) -> bool:
+    """Abort an unfinished game (any ply) with no result; False if it was already over.
+
+    Uses the game services' own locking, event and save steps, so the players' boards hear
+    the end at once and the clocks stop.
+    """
+    from kondavo.games import services
+
+    now = clock.resolve(now)
+    game = services._lock(game_id)
+    if game.is_over:
+        return False
+    was_over = game.is_over
+    ev = services._Events(game)
+    services._stop_clock(game, now)
+    game.status = Game.Status.ABORTED
+    game.finished = now
+    game.draw_offer = None
+    ev.add("end", {"status": game.status, "result": None})
+    services._save(game, ev, was_over=was_over, now=now, clock_changed=True)
+    return True
