@@ -55,10 +55,11 @@ class Czech(DiagonalVariant):
     display_names = {"fr": "Dames tchèques", "it": "Dama ceca", "es": "Damas checas",
                      "pt-br": "Damas tchecas", "tr": "Çek daması", "pl": "Warcaby czeskie"}
     summary = _RULES_EN["summary"]
-    capture_explanation = {
-        "en": "capturing is mandatory: a king must capture if it can, otherwise any capture",
-        "fr": "la prise est obligatoire : une dame doit prendre si elle le peut, sinon au "
-              "choix",
+    capture_explanation = {  # the banner shown when a capture is forced
+        "en": "Capture is mandatory: a king must capture if it can; otherwise any capture "
+              "may be chosen.",
+        "fr": "La prise est obligatoire : une dame doit prendre si elle le peut ; sinon, "
+              "toute prise est permise.",
     }
     rules_pages = {"en": _RULES_EN}
     pdn_gametype = "29,W,8,8,A0,0"

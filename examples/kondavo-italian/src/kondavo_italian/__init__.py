@@ -102,11 +102,11 @@ class Italian(DiagonalVariant):
     display_names = {"fr": "Dames italiennes", "it": "Dama italiana", "es": "Damas italianas",
                      "pt-br": "Damas italianas", "tr": "İtalyan daması", "pl": "Warcaby włoskie"}
     summary = {"en": _RULES_EN["summary"], "it": _RULES_IT["summary"]}
-    capture_explanation = {
-        "en": "capturing is mandatory: the most pieces, then with a king, then the most "
-              "kings, then the king met first",
-        "it": "la presa è obbligatoria: il maggior numero di pezzi, poi con la dama, poi il "
-              "maggior numero di dame, poi la dama incontrata per prima",
+    capture_explanation = {  # the banner shown when a capture is forced
+        "en": "Capture is mandatory: take the most pieces; with equal pieces, capture with a "
+              "king; then take the most kings; then the king met first.",
+        "it": "La presa è obbligatoria: prendi più pezzi possibile; a parità, prendi con la "
+              "dama; poi più dame possibile; poi la dama incontrata per prima.",
     }
     rules_pages = {"en": _RULES_EN, "it": _RULES_IT}
     pdn_gametype = "22,W,8,8,N2,1"
