@@ -1,7 +1,9 @@
-"""Moderation: what banned players may not do, and the staff's abort of any game.
+"""Moderation: what banned players may not do, which rulesets new games may use, and the
+staff's abort of any game.
 
 ``require_not_banned`` is called by the game services before anything a player starts
-(creating, joining or accepting a game, posting a seek, playing a move).
+(creating, joining or accepting a game, posting a seek, playing a move);
+``require_offered`` before a new game or seek (the operator's choice of rulesets).
 ``game_abort_by_staff`` ends any unfinished game with no result, for the Django admin.
 """
 
@@ -22,6 +24,15 @@ def require_not_banned(*players: Player | None) -> None:
     for player in players:
         if player is not None and player.banned:
             raise GameError("not_allowed", "this account is banned from playing")
+
+
+def require_offered(key: str) -> None:
+    """Refuse (``bad_request``) a new game or seek in a ruleset the site does not offer
+    (``KONDAVO_RULESETS`` and the admin's choices). Games already started are unaffected."""
+    from frontend.rulesets import is_offered
+
+    if not is_offered(key):
+        raise GameError("bad_request", f"the ruleset {key!r} is not offered on this site")
 
 
 @transaction.atomic

@@ -53,7 +53,7 @@ from kondavo.games import clock, events
 from kondavo.games.errors import GameError
 from kondavo.games.history import next_repetition, position_key, repetition_of, resume_record
 from kondavo.games.models import Game, LobbyState, Seek
-from kondavo.games.moderation import require_not_banned
+from kondavo.games.moderation import require_not_banned, require_offered
 from kondavo.games.selectors import (
     clock_remaining,
     clock_running,
@@ -405,6 +405,7 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     now = clock.resolve(now)
     require_not_banned(creator, opponent)
     variant = _variant(ruleset)
+    require_offered(variant.key)
     try:
         tc = get_time_control(time_control)
     except ValueError as exc:
@@ -817,6 +818,7 @@ def seek_create(*, player: Player, ruleset: str, time_control: str,
                 rated: bool = False) -> Seek:
     require_not_banned(player)
     variant = _variant(ruleset)
+    require_offered(variant.key)
     try:
         tc = get_time_control(time_control)
     except ValueError as exc:

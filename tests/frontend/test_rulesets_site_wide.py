@@ -156,3 +156,18 @@ def test_the_operator_chooses_and_orders_the_rulesets(client: Client, added: Reg
     keys = re.findall(r'name="ruleset" value="([^"]+)"', _page(client, "/"))
     assert keys[0] == "international" and "english" not in keys
     assert "pool-lite" in keys and "hooked" in keys
+
+
+def test_no_new_games_in_a_ruleset_the_site_does_not_offer(client: Client,
+                                                           added: Registry) -> None:
+    response = client.post("/games/new/computer", {"ruleset": "english", "level": "1",
+                                                   "color": "white", "time_control": "untimed"},
+                           HTTP_ACCEPT="application/json")
+    assert response.status_code == 201
+    game_id = response.json()["id"]
+    RulesetChoice.objects.create(key="english", enabled=False)
+    refused = client.post("/games/new/computer", {"ruleset": "english", "level": "1",
+                                                  "color": "white", "time_control": "untimed"},
+                          HTTP_ACCEPT="application/json")
+    assert refused.status_code == 400 and "not offered" in refused.content.decode()
+    assert client.get(f"/game/{game_id}/").status_code == 200  # older games still open
