@@ -6,7 +6,9 @@
     python -m variants moves VARIANT [--fen FEN] [--json]
         # without --fen: one FEN per stdin line, one output line per FEN line
     python -m variants check VARIANT [--perft FILE] [--max-nodes N] [--games N] [--seed S]
-        # the conformance kit; exit 0 when every check passes, 1 when one fails
+        # the conformance kit; exit 0 when every check passes, 1 when one fails.
+        # VARIANT may also be the path of a data-only ruleset file (*.toml) to try it
+        # before installing it.
 
 ``moves`` prints the notations space-separated and sorted, or with ``--json`` a JSON array of
 ``{"notation": str, "path": [sq...], "captured": [sq...]}`` where squares are labels as in
@@ -28,6 +30,7 @@ from variants.base import Notation, Variant
 from variants.conformance import ConformanceError, perft_divide, run_all
 from variants.errors import VariantError
 from variants.registry import get_variant, variant_keys
+from variants.toml_rulesets import load_ruleset_file
 from variants.types import Position, Square
 
 EXIT_ERROR = 2
@@ -107,7 +110,10 @@ def _cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    variant = get_variant(args.variant)
+    if args.variant.endswith(".toml"):
+        variant = load_ruleset_file(args.variant)  # RulesetFileError names file and field
+    else:
+        variant = get_variant(args.variant)
     suite = args.perft or variant.perft_suite_path()
     print(f"checking {variant.key} ({variant.name})", file=out)
     if suite is None:
@@ -145,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--fen", help="the position (default: read one FEN per stdin line)")
     m.add_argument("--json", action="store_true", help="a JSON array per position")
     c = sub.add_parser("check", help="run the conformance kit on a ruleset")
-    c.add_argument("variant")
+    c.add_argument("variant", help="a ruleset key, or the path of a ruleset .toml file")
     c.add_argument("--perft", help="perft suite file (default: the ruleset's perft_suite)")
     c.add_argument("--max-nodes", type=int, default=2_000_000,
                    help="skip perft cases with more nodes than this (default 2000000)")

@@ -122,3 +122,17 @@ def test_the_command_line_sees_rulesets_from_the_configured_directory(tmp_path: 
                            text=True, timeout=120)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "perft_cases: 4" in check.stdout
+
+
+def test_check_a_file_before_installing_it(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "variants", "check", str(POOL), "--games",
+                             "2"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "checking pool-lite (Pool (lite))" in result.stdout and "perft_cases: 4" in result.stdout
+    broken = tmp_path / "broken.toml"
+    broken.write_text('key = "x"\nname = "X"\nboard = "diagonal"\nrows = 8\ncols = 8\n'
+                      'initial_fen = "W:W1:B2"\nflying_kings = "yes"\n')
+    result = subprocess.run([sys.executable, "-m", "variants", "check", str(broken)], cwd=REPO,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert "broken.toml: field 'flying_kings': must be true or false" in result.stderr
