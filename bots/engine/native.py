@@ -26,7 +26,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -242,7 +242,15 @@ class NativeEngine:
     # --- search ---------------------------------------------------------------------------
     def search(self, target: GameRecord | Position, *, max_depth: int = 64,
                time_limit: float | None = None, node_limit: int | None = None,
-               seed: int | None = None, noise: int = 0) -> SearchResult:
+               seed: int | None = None, noise: int = 0,
+               reuse_table: bool | None = None) -> SearchResult:
+        """Search like :func:`bots.engine.search.search`.
+
+        ``reuse_table``: let what earlier searches left in the transposition table guide
+        this one (default: only for searches without a node limit; a node-bounded search
+        then gives the same move for the same seed whatever ran before, as the levels
+        promise).
+        """
         started = time.perf_counter()
         variant = self.variant
         root, earlier, quiet = _history_of(target)
@@ -251,18 +259,16 @@ class NativeEngine:
             return SearchResult(None, -_kdcore.MATE, 0, 0, time.perf_counter() - started)
         history = [self.hash(p) for p in earlier]
         seed_value = random.Random(seed).getrandbits(64)
-        call: Callable[..., Any]
+        fresh = node_limit is not None if reuse_table is None else not reuse_table
+        args = (*_args(root), max_depth, time_limit or 0.0, node_limit or 0, max(0, noise),
+                seed_value, quiet, history, fresh)
         if self._lock.acquire(blocking=False):
             try:
-                raw = self.core.search(*_args(root), max_depth, time_limit or 0.0,
-                                       node_limit or 0, max(0, noise), seed_value, quiet,
-                                       history)
+                raw = self.core.search(*args)
             finally:
                 self._lock.release()
         else:
-            call = _kdcore.Core(self._spec, self._params, 4).search
-            raw = call(*_args(root), max_depth, time_limit or 0.0, node_limit or 0,
-                       max(0, noise), seed_value, quiet, history)
+            raw = _kdcore.Core(self._spec, self._params, 4).search(*args)
         best_key, score, depth, nodes, stopped, pv_keys = raw
         by_key = {m.key: m for m in legal}
         best = by_key.get(tuple(best_key)) if best_key is not None else None

@@ -323,15 +323,15 @@ static PyObject *Core_clear(CoreObject *self, PyObject *Py_UNUSED(ignored)) {
 static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"white_men", "white_kings", "black_men", "black_kings", "turn",
                              "max_depth", "time_limit", "node_limit", "noise", "seed",
-                             "quiet_plies", "history", NULL};
+                             "quiet_plies", "history", "fresh", NULL};
     PyObject *wm, *wk, *bm, *bk, *history = NULL;
-    int turn, max_depth = 64, noise = 0, quiet = 0;
+    int turn, max_depth = 64, noise = 0, quiet = 0, fresh = 0;
     double time_limit = 0;
     long long node_limit = 0;
     unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiO", kwlist, POS_ARGS,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiOp", kwlist, POS_ARGS,
                                      &max_depth, &time_limit, &node_limit, &noise, &seed,
-                                     &quiet, &history))
+                                     &quiet, &history, &fresh))
         return NULL;
     KdPos p;
     if (pos_from(self, wm, wk, bm, bk, turn, &p)) return NULL;
@@ -348,6 +348,7 @@ static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     sp->noise = noise < 0 ? 0 : noise;
     sp->seed = seed;
     sp->quiet_plies = quiet < 0 ? 0 : quiet;
+    sp->fresh = fresh;
     if (history && history != Py_None) {
         PyObject *fast = PySequence_Fast(history, "history must be a sequence of ints");
         if (!fast) goto fail;
@@ -412,7 +413,7 @@ static PyMethodDef Core_methods[] = {
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {"search", (PyCFunction)(void (*)(void))Core_search, METH_VARARGS | METH_KEYWORDS,
      "search(wm, wk, bm, bk, turn, max_depth, time_limit, node_limit, noise, seed, "
-     "quiet_plies, history) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
+     "quiet_plies, history, fresh) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -429,7 +430,8 @@ static PyTypeObject CoreType = {
 };
 
 static struct PyModuleDef kdcore_module = {
-    PyModuleDef_HEAD_INIT, "_kdcore", "Kondavo's compiled draughts core.", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_kdcore", "Kondavo's compiled draughts core.", -1, NULL,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__kdcore(void) {

@@ -46,7 +46,7 @@ struct KdEngine {
     /* per search */
     int64_t nodes, node_limit;
     double deadline;
-    int stop, armed, extension_ply;
+    int stop, armed, extension_ply, fresh;
     int n_hist;
     uint64_t stack[KD_MAX_HISTORY + KD_MAX_PLY + 8];
     KdMove killers[KD_MAX_PLY + 8][2];
@@ -197,7 +197,7 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     int has_tt_move = 0;
     uint8_t tt_from = 0, tt_to = 0;
     uint32_t tt_cap = 0;
-    if (te->key == h) {
+    if (te->key == h && (!e->fresh || te->gen == e->gen)) {
         if (te->has_move) {
             has_tt_move = 1;
             tt_from = te->from;
@@ -373,8 +373,13 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     e->deadline = params->time_limit > 0 ? started + params->time_limit : 0;
     e->gen++;
     memset(e->killers, 0, sizeof(e->killers));
-    for (int a = 0; a < e->r.nsq; a++)
-        for (int b = 0; b < e->r.nsq; b++) e->history[a][b] /= 8;
+    e->fresh = params->fresh;
+    if (e->fresh) {
+        memset(e->history, 0, sizeof(e->history));
+    } else {
+        for (int a = 0; a < e->r.nsq; a++)
+            for (int b = 0; b < e->r.nsq; b++) e->history[a][b] /= 8;
+    }
     int nh = params->n_history;
     if (nh > KD_MAX_HISTORY) nh = KD_MAX_HISTORY;
     if (nh < 0) nh = 0;

@@ -23,6 +23,8 @@ typedef struct KdSearchParams {
     int noise;              /* +- centi-men per root move (low levels) */
     uint64_t seed;
     int quiet_plies;        /* the draw counter at the root */
+    int fresh;              /* ignore what earlier searches left (table, history): the
+                               result depends only on the position, history and limits */
     int n_history;          /* Zobrist keys of earlier positions that can still repeat */
     uint64_t history[KD_MAX_HISTORY];
 } KdSearchParams;
