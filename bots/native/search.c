@@ -13,7 +13,8 @@
  * - Draws: a position repeated in the search path or in the game history given by the
  *   caller scores 0, and so does reaching the ruleset's draw counter limit.
  * - Limits: wall-clock deadline and node budget checked every KD_CHECK_EVERY nodes once the
- *   first iteration is complete; no new iteration starts past half the time budget.
+ *   first iteration is complete; an unfinished iteration still contributes a root move
+ *   that completed and beat the previous best.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -526,7 +527,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
         }
         if (e->deadline > 0) {
             double t = now();
-            if (t >= e->deadline || t - started > 0.5 * (e->deadline - started)) {
+            if (t >= e->deadline) {
                 stopped = depth < max_depth;
                 break;
             }
