@@ -27,18 +27,20 @@ import random
 import threading
 import time
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from bots.engine.evaluation import evaluator_for
-from bots.engine.search import SearchResult
+from bots.engine.search import MATE, SearchResult
 from variants import base as variants_base
 from variants.base import Precedence, PromotionRule, Variant
 from variants.game import GameRecord
 from variants.types import Color, Move, Position
 
+_kdcore: ModuleType | None
 try:  # the extension is built by `pip install`; without it everything runs in Python
-    from bots.native import _kdcore
+    import bots.native._kdcore as _kdcore
 except ImportError:  # pragma: no cover - exercised by the fallback test in a subprocess
     _kdcore = None
 
@@ -197,6 +199,10 @@ def _history_of(target: GameRecord | Position) -> tuple[Position, list[Position]
     return target, [], 0
 
 
+def _key(raw: Sequence[int]) -> tuple[int, int, int]:
+    return (int(raw[0]), int(raw[1]), int(raw[2]))
+
+
 def _args(p: Position) -> tuple[int, int, int, int, int]:
     return p.white_men, p.white_kings, p.black_men, p.black_kings, int(p.turn)
 
@@ -218,6 +224,7 @@ class NativeEngine:
         self.variant = variant
         self._spec = rules_spec(variant)
         self._params = eval_params(variant)
+        self._module = _kdcore
         self.core = _kdcore.Core(self._spec, self._params, tt_mb)
         self._lock = threading.Lock()
 
@@ -256,7 +263,7 @@ class NativeEngine:
         root, earlier, quiet = _history_of(target)
         legal = variant.legal_moves(root)
         if not legal:
-            return SearchResult(None, -_kdcore.MATE, 0, 0, time.perf_counter() - started)
+            return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
         history = [self.hash(p) for p in earlier]
         seed_value = random.Random(seed).getrandbits(64)
         fresh = node_limit is not None if reuse_table is None else not reuse_table
@@ -268,10 +275,10 @@ class NativeEngine:
             finally:
                 self._lock.release()
         else:
-            raw = _kdcore.Core(self._spec, self._params, 4).search(*args)
+            raw = self._module.Core(self._spec, self._params, 4).search(*args)
         best_key, score, depth, nodes, stopped, pv_keys = raw
         by_key = {m.key: m for m in legal}
-        best = by_key.get(tuple(best_key)) if best_key is not None else None
+        best = by_key.get(_key(best_key)) if best_key is not None else None
         if best is None:  # cannot happen with a correct core; never play an illegal move
             raise RuntimeError(f"compiled core returned a move not legal in "
                                f"{variant.format_fen(root)}: {best_key}")
@@ -279,7 +286,7 @@ class NativeEngine:
         pos = root
         for key in pv_keys:
             moves = {m.key: m for m in variant.legal_moves(pos)}
-            move = moves.get(tuple(key))
+            move = moves.get(_key(key))
             if move is None:
                 break
             pv.append(move)
