@@ -15,9 +15,9 @@ survives between the searches of a game); :meth:`NativeEngine.search` returns th
 ``variant.legal_moves`` so they are the reference's own objects.
 
 Special outcomes (``Variant.special_outcome``) are known to the compiled search for
-positions with one piece per side (the core is given a table probed from the ruleset's
-hook); a ruleset whose special outcomes need more pieces is searched without them there.
-Game results are always decided by ``variants``.
+positions with one piece per side (:func:`special_table` probes the ruleset's hook on every
+such position once); a ruleset whose special outcomes need more pieces is searched without
+those. Game results are always decided by ``variants``.
 """
 
 from __future__ import annotations
@@ -149,6 +149,36 @@ def rules_spec(variant: Variant) -> dict[str, Any]:
     }
 
 
+def special_table(variant: Variant) -> bytes:
+    """The ruleset's special outcomes with one piece per side, probed from its hook (the
+    layout of ``kd_engine_set_special`` in ``bots/native/search.h``); empty when the
+    ruleset has no special outcomes."""
+    if type(variant).special_outcome is Variant.special_outcome:
+        return b""
+    n = variant.geometry.size
+    codes = {None: 0, Color.WHITE: 1, Color.BLACK: 2}
+    table = bytearray(8 * n * n)
+    index = 0
+    for turn in Color:
+        for white_king in (0, 1):
+            for ws in range(n):
+                wbit = 1 << ws
+                for black_king in (0, 1):
+                    for bs in range(n):
+                        if bs != ws:
+                            bbit = 1 << bs
+                            position = Position(0 if white_king else wbit,
+                                                wbit if white_king else 0,
+                                                0 if black_king else bbit,
+                                                bbit if black_king else 0, turn)
+                            outcome = variant.special_outcome(position)
+                            if outcome is not None:
+                                table[index] = 3 if outcome.winner is None else \
+                                    codes[outcome.winner]
+                        index += 1
+    return bytes(table) if any(table) else b""
+
+
 def _int32(value: int) -> int:
     value &= 0xFFFFFFFF
     return value - (1 << 32) if value >= 1 << 31 else value
@@ -225,8 +255,15 @@ class NativeEngine:
         self._spec = rules_spec(variant)
         self._params = eval_params(variant)
         self._module = _kdcore
-        self.core = _kdcore.Core(self._spec, self._params, tt_mb)
+        self._special = special_table(variant)
+        self.core = self._new_core(tt_mb)
         self._lock = threading.Lock()
+
+    def _new_core(self, tt_mb: int) -> Any:
+        core = self._module.Core(self._spec, self._params, tt_mb)
+        if self._special:
+            core.set_special(self._special)
+        return core
 
     # --- move generation ------------------------------------------------------------------
     def legal_moves(self, position: Position) -> list[Move]:
@@ -275,7 +312,7 @@ class NativeEngine:
             finally:
                 self._lock.release()
         else:
-            raw = self._module.Core(self._spec, self._params, 4).search(*args)
+            raw = self._new_core(4).search(*args)
         best_key, score, depth, nodes, stopped, pv_keys = raw
         by_key = {m.key: m for m in legal}
         best = by_key.get(_key(best_key)) if best_key is not None else None

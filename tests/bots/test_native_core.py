@@ -261,6 +261,16 @@ def test_mate_scores_use_the_python_scale(engine: str) -> None:
     assert lost.move is None and lost.score == -MATE
 
 
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_special_outcomes_are_searched(engine: str) -> None:
+    """Turkish: a king against a lone man wins at once, so reaching it is a forced win."""
+    variant = get_variant("turkish")
+    position = variant.parse_fen("W:WKa1:Ba5,a6")
+    result = search(variant, position, max_depth=4, engine=engine)
+    assert result.score == MATE - 3
+    assert result.move is not None and variant.format_move(position, result.move) == "a1-a3"
+
+
 # --- fallback ---------------------------------------------------------------------------
 
 def test_a_ruleset_overriding_move_generation_falls_back() -> None:
