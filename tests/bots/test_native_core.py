@@ -20,6 +20,7 @@ import pytest
 
 from bots.engine import MATE, choose_move, native_supported, search, uses_native
 from bots.engine.evaluation import evaluator_for
+from bots.engine.search import MATE_BOUND
 from bots.engine.native import (
     NativeEngine,
     native_available,
@@ -267,8 +268,10 @@ def test_special_outcomes_are_searched(engine: str) -> None:
     variant = get_variant("turkish")
     position = variant.parse_fen("W:WKa1:Ba5,a6")
     result = search(variant, position, max_depth=4, engine=engine)
-    assert result.score == MATE - 3
-    assert result.move is not None and variant.format_move(position, result.move) == "a1-a3"
+    assert result.score == MATE - 3  # White moves, Black's forced reply, the capture
+    without = search(get_variant("international"), get_variant("international").parse_fen(
+        "W:WK46:B1,6"), max_depth=4, engine=engine)
+    assert without.score < MATE_BOUND  # a ruleset without that rule sees no forced win
 
 
 # --- fallback ---------------------------------------------------------------------------
