@@ -20,13 +20,13 @@ import pytest
 
 from bots.engine import MATE, choose_move, native_supported, search, uses_native
 from bots.engine.evaluation import evaluator_for
-from bots.engine.search import MATE_BOUND
 from bots.engine.native import (
     NativeEngine,
     native_available,
     native_engine,
     unsupported_reason,
 )
+from bots.engine.search import MATE_BOUND
 from variants import GameRecord, Move, Position, Variant, get_variant
 from variants.conformance import (
     ConformanceError,
