@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - exercised by the fallback test in a su
     _kdcore = None
 
 ENGINE_ENV = "KONDAVO_ENGINE"
-TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "32"))
+TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "16"))
 
 _PRECEDENCE = {Precedence.FREE: 0, Precedence.MAX_PIECES: 1,
                Precedence.MAX_PIECES_THEN_KINGS: 2}
