@@ -59,7 +59,9 @@ _NEUTRAL_METHODS = frozenset({
     "__init__", "__repr__", "_square_coords", "_label", "board", "square_label",
     "parse_square", "initial_position", "parse_fen", "_fen_squares", "format_fen",
     "format_move", "parse_move", "_path_fits", "_hint", "_example_move", "outcome",
-    "special_outcome", "squares",
+    "special_outcome", "draw_outcome", "squares", "_validate_declarations", "_own_words",
+    "localized_name", "summary_text", "capture_rule_text", "has_capture_explanation",
+    "rules_page", "perft_suite_path", "result_text",
 })
 # Declared rules the core reads (or that do not touch move generation). Any other class
 # attribute of Variant whose value a ruleset changes is a rule the core does not know.
@@ -69,8 +71,13 @@ _KNOWN_ATTRIBUTES = frozenset({
     "man_move_vectors", "man_capture_vectors", "flying_kings", "precedence",
     "immediate_removal", "no_reversal", "mid_capture_promotion", "full_capture_path",
     "draw_plies", "repetitions", "playable_parity", "number_from_bottom_right",
-    "eval_weights",
+    "eval_weights", "display_names", "summary", "capture_explanation", "rules_pages",
+    "scoring", "perft_suite", "playing_squares_dark",
 })
+# Capture precedence as an ordered tuple of criterion names -> the core's kinds.
+_CRITERIA: dict[tuple[str, ...], int] = {
+    (): 0, ("MOST_PIECES",): 1, ("MOST_PIECES", "MOST_KINGS"): 2,
+}
 _LIBRARY_MODULES = frozenset({variants_base.__name__})
 
 
@@ -102,8 +109,10 @@ def unsupported_reason(variant: Variant) -> str | None:
             continue
         if getattr(kind, name, default) != default:
             return f"{kind.__name__} declares {name}={getattr(kind, name)!r}"
-    if variant.precedence not in _PRECEDENCE:
+    if _precedence_code(variant) is None:
         return f"precedence {variant.precedence!r}"
+    if not getattr(variant, "men_capture_kings", True):
+        return "men may not capture kings"
     if variant.mid_capture_promotion not in _PROMOTION:
         return f"mid-capture promotion {variant.mid_capture_promotion!r}"
     g = variant.geometry
@@ -111,6 +120,17 @@ def unsupported_reason(variant: Variant) -> str | None:
         return f"{g.size} squares / {len(g.vectors)} directions exceed the core's limits"
     if any(len(ray) >= 16 for rays in g.rays for ray in rays):
         return "rays longer than the core's limit"
+    return None
+
+
+def _precedence_code(variant: Variant) -> int | None:
+    """The core's precedence kind for ``variant`` (None: a rule the core does not know)."""
+    precedence: object = variant.precedence
+    if isinstance(precedence, Precedence) and precedence in _PRECEDENCE:
+        return _PRECEDENCE[precedence]
+    criteria = getattr(variant, "capture_criteria", precedence)
+    if isinstance(criteria, tuple):
+        return _CRITERIA.get(tuple(str(getattr(c, "name", c)) for c in criteria))
     return None
 
 
@@ -140,7 +160,7 @@ def rules_spec(variant: Variant) -> dict[str, Any]:
         "man_moves": [dirs(variant.man_move_vectors, c) for c in Color],
         "man_captures": [dirs(variant.man_capture_vectors, c) for c in Color],
         "flying_kings": int(variant.flying_kings),
-        "precedence": _PRECEDENCE[variant.precedence],
+        "precedence": _precedence_code(variant),
         "immediate_removal": int(variant.immediate_removal),
         "no_reversal": int(variant.no_reversal),
         "promotion_rule": _PROMOTION[variant.mid_capture_promotion],
