@@ -356,3 +356,22 @@ def test_without_the_extension_everything_runs_in_python() -> None:
                          env=env, cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "python-only ok" in out.stdout
+
+
+# --- analysis ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_analysis_runs_on_either_engine(engine: str) -> None:
+    from bots.analysis import analyse
+
+    variant = get_variant("english")
+    # Black to move takes White's last piece: a win for Black in one ply.
+    position = variant.parse_fen("B:W22:B18")
+    report = analyse(variant, position, depth=4, engine=engine)
+    assert report.mate_in == -1 and report.score == -(MATE - 1)
+    assert report.best is not None and variant.format_move(position, report.best) == "18x25"
+    start = variant.initial_position()
+    deep = analyse(variant, start, time_limit=0.3, engine=engine)
+    assert deep.depth >= 3 and deep.pv and deep.pv[0] == deep.best
+    notation = deep.as_dict(variant, start)["pv"]
+    assert isinstance(notation, list) and len(notation) == len(deep.pv)
