@@ -35,6 +35,8 @@ from variants.conformance import (
     check_perft_file,
     random_playouts,
 )
+from variants.rulesets.international import International
+from variants.rulesets.turkish import Turkish
 
 # Skipped only when the pure-Python engine is asked for; a missing build fails loudly.
 pytestmark = pytest.mark.skipif(os.environ.get("KONDAVO_ENGINE", "").lower() == "python",
@@ -116,6 +118,37 @@ def test_same_capture_paths_as_the_reference(key: str, request: pytest.FixtureRe
         assert mine == ref, variant.format_fen(position)
         captures += sum(1 for m in ref.values() if m[1])
     assert captures > 50
+
+
+class Big12(International):
+    """International rules on a 12x12 board: 72 squares, beyond one 64-bit word."""
+
+    key = "test-12x12"
+    rows = cols = 12
+    initial_fen = "W:W43-72:B1-30"
+
+
+class Orthogonal10(Turkish):
+    """Turkish rules on a 10x10 board: 100 squares."""
+
+    key = "test-orthogonal-10x10"
+    rows = cols = 10
+    initial_fen = ("W:Wa2,b2,c2,d2,e2,f2,g2,h2,i2,j2,a3,b3,c3,d3,e3,f3,g3,h3,i3,j3"
+                   ":Ba7,b7,c7,d7,e7,f7,g7,h7,i7,j7,a8,b8,c8,d8,e8,f8,g8,h8,i8,j8")
+
+
+@pytest.mark.parametrize("kind", [Big12, Orthogonal10])
+def test_boards_beyond_64_squares(kind: type[Variant]) -> None:
+    variant = kind()
+    assert variant.squares > 64 and native_supported(variant)
+    engine = NativeEngine(variant, tt_mb=1)
+    start = variant.initial_position()
+    assert [engine.perft(start, d) for d in range(1, 5)] == \
+        [variant.perft(start, d) for d in range(1, 5)]
+    summary = check_implementation(variant, engine, games=6, seed=1, max_plies=300)
+    assert summary["positions"] >= 600
+    result = engine.search(start, time_limit=0.2)
+    assert result.move in variant.legal_moves(start)
 
 
 def test_conformance_reports_a_wrong_implementation() -> None:
