@@ -16,7 +16,6 @@ from django.db import transaction
 from kondavo.accounts.models import Player
 from kondavo.games import clock
 from kondavo.games.errors import GameError
-from kondavo.games.models import Game
 
 
 def require_not_banned(*players: Player | None) -> None:
@@ -39,21 +38,15 @@ def require_offered(key: str) -> None:
 def game_abort_by_staff(*, game_id: str, now: datetime | None = None) -> bool:
     """Abort an unfinished game (any ply) with no result; False if it was already over.
 
-    Uses the game services' own locking, event and save steps, so the players' boards hear
-    the end at once and the clocks stop.
+    The game services' own write path (lock, ``end`` event, guarded save, on-commit
+    publishing), so the players' boards hear the end at once and the clocks stop.
     """
-    from kondavo.games import services
+    from kondavo.games.services.actions import abort
+    from kondavo.games.services.store import GameWrite
 
-    now = clock.resolve(now)
-    game = services._lock(game_id)
-    if game.is_over:
+    write = GameWrite.lock(game_id, clock.resolve(now))
+    if write.game.is_over:
         return False
-    was_over = game.is_over
-    ev = services._Events(game)
-    services._stop_clock(game, now)
-    game.status = Game.Status.ABORTED
-    game.finished = now
-    game.draw_offer = None
-    ev.add("end", {"status": game.status, "result": None})
-    services._save(game, ev, was_over=was_over, now=now, clock_changed=True)
+    abort(write)
+    write.save(clock_changed=True)
     return True
