@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
+from bots.engine.ratings import nominal_rating
 from kondavo.accounts.models import Player
 from kondavo.games import clock
 from kondavo.games.models import Game, Seek
@@ -121,6 +122,12 @@ def player_rating(player: Player, ruleset: str) -> int | None:
 def player_payload(player: Player | None, ruleset: str) -> dict[str, Any] | None:
     if player is None:
         return None
+    if player.kind == Player.Kind.BOT:
+        # A bot has no Elo of its own: its level's nominal rating, measured per ruleset
+        # (None when not measured: pages then show the level alone).
+        level = int(player.bot_level or 0)
+        return {"name": player.name, "kind": player.kind, "level": level,
+                "rating": nominal_rating(ruleset, level)}
     return {"name": player.name, "kind": player.kind, "rating": player_rating(player, ruleset)}
 
 
@@ -134,8 +141,13 @@ def players_payload(game: Game) -> dict[str, Any]:
 def result_payload(game: Game) -> dict[str, Any] | None:
     if game.status != Game.Status.FINISHED:
         return None
-    score = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
-    return {"winner": game.winner, "reason": game.reason, "score": score}
+    return {"winner": game.winner, "reason": game.reason, "score": result_score(game)}
+
+
+def result_score(game: Game) -> str:
+    """The result from White's side in the ruleset's notation ("2-0", "1-0", "1/2-1/2"...)."""
+    winner = {"white": Color.WHITE, "black": Color.BLACK}.get(game.winner or "")
+    return get_variant(game.ruleset).result_text(winner)
 
 
 def presence_payload(game: Game) -> dict[str, bool]:
@@ -226,9 +238,7 @@ def lobby_version() -> int:
 
 def game_pdn(game: Game) -> str:
     """The game as PDN (``variants.pdn.write_pdn``)."""
-    result = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
-    if game.status != Game.Status.FINISHED:
-        result = "*"
+    result = result_score(game) if game.status == Game.Status.FINISHED else "*"
     tags = {
         "Event": "Kondavo game",
         "Site": "Kondavo",

@@ -457,3 +457,14 @@ def test_pdn_download_text(pair: Any) -> None:
 def test_services_module_exports() -> None:
     for name in services.__all__:
         assert callable(getattr(services, name))
+
+
+@pytest.mark.parametrize(("ruleset", "winner", "score"), [
+    ("international", "white", "2-0"), ("brazilian", None, "1-1"), ("spanish", "black", "0-2"),
+    ("english", "white", "1-0"), ("english", None, "1/2-1/2"), ("turkish", "black", "0-1"),
+])
+def test_result_score_in_the_rulesets_notation(ruleset: str, winner: str | None,
+                                               score: str) -> None:
+    game = Game(ruleset=ruleset, winner=winner, status=Game.Status.FINISHED, reason="resign")
+    assert selectors.result_payload(game) == {"winner": winner, "reason": "resign",
+                                              "score": score}
