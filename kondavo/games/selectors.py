@@ -199,6 +199,32 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
     }
 
 
+# --------------------------------------------------------------------------- watch
+
+def games_live(*, ruleset: str | None = None, limit: int = 30,
+               scan: int = 300) -> list[dict[str, Any]]:
+    """Games being played now (both seats taken), the highest rated first: a game's rating is
+    its stronger player's (a bot's nominal rating; guests count as unrated), ties newest
+    first. ``scan`` bounds how many of the most recently started games are considered."""
+    qs = Game.objects.select_related("white", "black").filter(status=Game.Status.ACTIVE)
+    if ruleset:
+        qs = qs.filter(ruleset=ruleset)
+    out = []
+    for game in qs.order_by("-started", "-created")[:scan]:
+        players = players_payload(game)
+        ratings = [p["rating"] for p in players.values() if p and p.get("rating")]
+        variant = get_variant(game.ruleset)
+        out.append({
+            "id": game.id, "url": game_url(game.id), "ruleset": variant.key,
+            "variant_name": variant.name, "players": players, "rated": game.rated,
+            "time_control": game.time_control, "ply": game.ply, "fen": game.fen,
+            "rating": max(ratings) if ratings else None,
+            "spectators": int(getattr(game, "spectators", 0) or 0),
+        })
+    out.sort(key=lambda g: -(g["rating"] or 0))  # stable: newest first among equals
+    return out[:limit]
+
+
 # --------------------------------------------------------------------------- lobby
 
 def seeks_open(*, limit: int = 200) -> list[dict[str, Any]]:

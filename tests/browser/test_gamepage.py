@@ -1,0 +1,231 @@
+"""The game page as lichess / lidraughts players expect it, in a real Chromium, at phone and
+desktop sizes: a whole game on a phone without scrolling, the end-of-game overlay, feedback
+on illegal clicks, draw offers in their own line, move navigation, the watch page.
+Screenshots go to tests/artifacts/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from frontend_helpers import game_state, play_path, player_of, wait_my_turn
+
+from kondavo.accounts.services import player_get_or_create_guest
+from kondavo.games import services as games
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def in_viewport(page: Any, selector: str) -> bool:
+    """The element is entirely inside the viewport as it is now (no scrolling)."""
+    return bool(page.evaluate(
+        """(sel) => { const el = document.querySelector(sel); if (!el) return false;
+           const r = el.getBoundingClientRect();
+           return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5
+                  && r.right <= innerWidth + 0.5; }""", selector))
+
+
+def start_computer_game(page: Any, base: str, ruleset: str, *, time_control: str = "untimed",
+                        level: str = "1") -> None:
+    page.goto(base + "/")
+    page.check(f"input[name=ruleset][value={ruleset}]")
+    page.locator("label:has(input[name=color][value=white])").click()
+    page.select_option("#time-control", time_control)
+    page.select_option("#level", level)
+    page.click("button[data-action=computer]")
+    page.wait_for_url(re.compile(r"/game/\w+/$"))
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+
+
+def assert_game_screen(page: Any) -> None:
+    """Both players' rows, the board, the status and the game controls are on screen."""
+    for sel in ("#player-top", "#board", "#player-bottom", "#status", "#controls",
+                ".nav-row", ".site-header"):
+        assert in_viewport(page, sel), f"{sel} is not on screen"
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_a_whole_game_against_the_computer_on_a_phone(daphne_server: str, new_page: Any,
+                                                     artifacts_dir: Path) -> None:
+    page = new_page(**PHONE)
+    page.goto(daphne_server + "/")
+    # One header row; the navigation opens from the menu button.
+    header = page.evaluate("document.querySelector('.site-header').getBoundingClientRect().height")
+    assert header <= 64, header
+    assert not page.locator(".site-nav").is_visible()
+    page.click("#menu-toggle")
+    assert page.locator(".site-nav a[href='/lobby/']").is_visible()
+    page.screenshot(path=str(artifacts_dir / "phone-menu-open.png"))
+    page.click("#menu-toggle")
+
+    start_computer_game(page, daphne_server, "international", time_control="5+3")
+    state = wait_my_turn(page)
+    assert_game_screen(page)
+    assert page.locator("#controls button[data-action=resign]").is_visible()
+    assert page.locator("#controls button[data-action=draw_offer]").is_visible()
+    page.screenshot(path=str(artifacts_dir / "phone-game-start.png"))
+
+    played = 0
+    while played < 6:
+        state = wait_my_turn(page)
+        if any(m["captured"] for m in state["legal"]):
+            assert in_viewport(page, "#capture-banner")
+        assert_game_screen(page)
+        play_path(page, state["legal"][0]["path"])
+        played += 1
+    wait_my_turn(page)
+    page.wait_for_timeout(400)
+    assert_game_screen(page)
+    page.screenshot(path=str(artifacts_dir / "phone-game-playing.png"))
+
+    page.once("dialog", lambda d: d.accept())
+    page.click("#controls button[data-action=resign]")
+    page.wait_for_function("window.kondavoGame.state.status === 'finished'")
+    overlay = page.locator("#overlay")
+    overlay.wait_for(state="visible")
+    assert in_viewport(page, "#overlay")
+    assert page.locator("#overlay-score").inner_text() == "0-2"
+    assert page.locator("#overlay-title").inner_text() == "You lose"
+    assert page.locator("#overlay-reason").inner_text() == "resignation"
+    assert page.locator("#overlay button[data-action=rematch]").is_visible()
+    assert page.locator("#overlay a", has_text="New game").get_attribute("href") == "/"
+    assert page.evaluate("window.scrollY") == 0
+    page.screenshot(path=str(artifacts_dir / "phone-game-over.png"))
+    # Closing the overlay shows the board; the same actions sit under it.
+    page.click("#overlay-close")
+    assert not overlay.is_visible()
+    assert page.locator("#controls button[data-action=rematch]").is_visible()
+    assert in_viewport(page, "#controls")
+
+
+@pytest.mark.parametrize("size", [SMALL_PHONE, DESKTOP], ids=["360x640", "1280x800"])
+def test_game_screen_fits_small_phones_and_desktops(daphne_server: str, new_page: Any,
+                                                   artifacts_dir: Path,
+                                                   size: dict[str, int]) -> None:
+    page = new_page(**size)
+    start_computer_game(page, daphne_server, "english", time_control="3+2")
+    wait_my_turn(page)
+    assert_game_screen(page)
+    board = page.evaluate("document.getElementById('board').getBoundingClientRect().width")
+    if size is SMALL_PHONE:
+        assert board >= 340, board  # the board takes the phone's width
+    else:
+        assert board >= 480, board
+        assert in_viewport(page, "#moves")  # the move list sits beside the board
+    page.screenshot(path=str(artifacts_dir / f"game-{size['width']}x{size['height']}.png"))
+
+
+def test_illegal_clicks_get_feedback(daphne_server: str, new_page: Any,
+                                     artifacts_dir: Path) -> None:
+    creator = player_get_or_create_guest(request_session={})
+    # White to move must capture: 33x22 is the only legal move.
+    game = games.game_create_friend(player=creator, ruleset="international", color="black",
+                                    start_fen="W:W33,46:B28,5")
+    page = new_page(**PHONE)
+    page.goto(f"{daphne_server}/game/{game.id}/")
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    state = wait_my_turn(page)
+    assert [m["notation"] for m in state["legal"]] == ["33x22"]
+    toast = page.locator("#toast")
+    page.click("#board [data-square='46']")  # a piece that may not move: a capture is due
+    toast.wait_for(state="visible")
+    assert "capture is mandatory" in toast.inner_text().lower()
+    assert "kb-reject" in (page.locator("#board [data-square='46']").get_attribute("class") or "")
+    page.screenshot(path=str(artifacts_dir / "phone-illegal-click.png"))
+    page.click("#board [data-square='5']")  # the opponent's piece
+    page.wait_for_function("document.getElementById('toast').textContent.includes('opponent')")
+    page.click("#board [data-square='33']")  # select, then a square it cannot reach
+    page.click("#board [data-square='29']")
+    page.wait_for_function(
+        "document.getElementById('toast').textContent.toLowerCase().includes('capture')")
+    assert game_state(page)["ply"] == 0
+
+
+def test_draw_offer_is_its_own_line_and_the_offerer_hears_the_decline(
+        daphne_server: str, new_page: Any, artifacts_dir: Path) -> None:
+    alice, bob = new_page(**PHONE), new_page(**DESKTOP)
+    alice.goto(daphne_server + "/")
+    game = games.game_create_friend(player=player_of(alice), ruleset="brazilian",
+                                    color="white", time_control="untimed")
+    url = f"{daphne_server}/game/{game.id}/"
+    alice.goto(url)
+    bob.goto(url)
+    bob.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
+                          "window.kondavoGame.state.you === 'black'")
+    play_path(alice, wait_my_turn(alice)["legal"][0]["path"])
+    wait_my_turn(bob)
+    bob.click("#controls button[data-action=draw_offer]")
+    alice.locator("#offer").wait_for(state="visible")
+    assert alice.locator("#offer-text").inner_text() == "Black offers a draw."
+    assert alice.locator("#status").inner_text() == "Waiting for your opponent"
+    assert bob.locator("#offer-text").inner_text() == "You offered a draw."
+    assert bob.locator("#status").inner_text() == "Your turn"
+    assert in_viewport(alice, "#offer button[data-action=draw_decline]")
+    alice.screenshot(path=str(artifacts_dir / "phone-draw-offered.png"))
+    alice.click("#offer button[data-action=draw_decline]")
+    bob.wait_for_function("document.getElementById('toast').textContent.includes('declined')")
+    assert not bob.locator("#offer").is_visible()
+    bob.screenshot(path=str(artifacts_dir / "desktop-draw-declined.png"))
+
+
+def test_stepping_back_and_forth_through_the_moves(daphne_server: str, new_page: Any,
+                                                  artifacts_dir: Path) -> None:
+    page = new_page(**DESKTOP)
+    start_computer_game(page, daphne_server, "spanish")
+    for _ in range(3):
+        play_path(page, wait_my_turn(page)["legal"][0]["path"])
+    state = wait_my_turn(page)
+    moves = state["moves"]
+    assert len(moves) >= 5
+    page.wait_for_function(f"window.kondavoGame.plies && "
+                           f"window.kondavoGame.plies.length === {len(moves) + 1}")
+    plies = page.evaluate("window.kondavoGame.plies")
+    page.locator("body").press("ArrowLeft")
+    page.wait_for_function(f"window.kondavoGame.view === {len(moves) - 1}")
+    # The board shows the position before the last move, and nothing can be played.
+    assert page.evaluate("window.kondavoGame.board.fen") == plies[len(moves) - 1]["fen"]
+    assert page.evaluate("window.kondavoGame.board.movable") is None
+    assert page.locator("#review-note").is_visible()
+    page.keyboard.press("ArrowUp")  # the start
+    page.wait_for_function("window.kondavoGame.view === 0")
+    assert page.evaluate("window.kondavoGame.board.fen") == plies[0]["fen"]
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("window.kondavoGame.view === 1")
+    # A click in the move list jumps to that move.
+    page.click("#moves button[data-ply='2']")
+    page.wait_for_function("window.kondavoGame.view === 2")
+    assert page.locator("#moves button.current").inner_text() == moves[1]
+    page.screenshot(path=str(artifacts_dir / "desktop-move-navigation.png"))
+    # One key returns to the live board, where the player can move again.
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("window.kondavoGame.view === null && window.kondavoGame.board.movable")
+    assert page.evaluate("window.kondavoGame.board.fen") == state["fen"]
+    play_path(page, wait_my_turn(page)["legal"][0]["path"])
+
+
+def test_watch_page_lists_live_games(daphne_server: str, new_page: Any,
+                                     artifacts_dir: Path) -> None:
+    creator = player_get_or_create_guest(request_session={})
+    live = games.game_create_vs_computer(player=creator, ruleset="turkish", level=6,
+                                         color="white", time_control="untimed")
+    for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = new_page(**size)
+        page.goto(daphne_server + "/watch/")
+        card = page.locator(f"#live-games [data-game='{live.id}']")
+        card.wait_for()
+        assert "Kondavo AI 6" in card.inner_text()
+        assert page.locator(f"#live-games [data-game='{live.id}'] .kb-piece").count() == 32
+        page.screenshot(path=str(artifacts_dir / f"{name}-watch.png"))
+    page.goto(daphne_server + "/watch/?ruleset=english")
+    assert page.locator(f"#live-games [data-game='{live.id}']").count() == 0
+    page.goto(daphne_server + "/watch/?ruleset=turkish")
+    page.click(f"#live-games [data-game='{live.id}'] a")
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    assert game_state(page)["you"] is None
