@@ -126,6 +126,18 @@ def js_strings() -> dict[str, object]:
             "rate_limited": _("Too many requests; slow down."),
             "generic": _("Something went wrong."),
         },
+        # analysis board
+        "analysisNothing": _("Paste a PDN or a FEN first."),
+        "analysisTooLarge": _("That file is too large for a game."),
+        "whiteWon": _("White has won"),
+        "blackWon": _("Black has won"),
+        "winIn": _("{side} wins in {n}"),
+        "thinking": _("The engine is thinking…"),
+        "depth": _("depth {n}"),
+        "bestLine": _("Best line"),
+        "reviewProgress": _("Reviewing position {n} of {total}…"),
+        "reviewDone": _("Review done: {n} mistakes marked (? and ??)."),
+        "editorHint": _("Set up the position, then press “Analyse this position”."),
         # lobby
         "seekWaiting": _("Waiting for someone to accept your seek…"),
         "noSeeks": _("No open seeks right now. Create one!"),

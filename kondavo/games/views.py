@@ -74,7 +74,8 @@ def new_computer(request: HttpRequest) -> HttpResponse:
         game = services.game_create_vs_computer(
             player=_player(request), ruleset=str(p.get("ruleset", "")), level=level,
             color=str(p.get("color", "random")),
-            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)))
+            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
+            start_fen=str(p.get("start_fen") or "") or None)
     except GameError as exc:
         return _error(exc)
     return _to_game(request, game)
@@ -88,7 +89,7 @@ def new_friend(request: HttpRequest) -> HttpResponse:
             player=_player(request), ruleset=str(p.get("ruleset", "")),
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
-            rated=_checked(p, "rated"))
+            rated=_checked(p, "rated"), start_fen=str(p.get("start_fen") or "") or None)
     except GameError as exc:
         return _error(exc)
     return _to_game(request, game)

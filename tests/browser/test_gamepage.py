@@ -229,3 +229,103 @@ def test_watch_page_lists_live_games(daphne_server: str, new_page: Any,
     page.click(f"#live-games [data-game='{live.id}'] a")
     page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
     assert game_state(page)["you"] is None
+
+
+def pdn_of_opening(ruleset: str, plies: int = 6) -> str:
+    """A short game of ``ruleset`` as PDN text (first legal move each turn)."""
+    from variants import GameRecord, get_variant
+    from variants.pdn import write_pdn
+
+    variant = get_variant(ruleset)
+    record = GameRecord.new(variant)
+    for _ in range(plies):
+        record.push(variant.legal_moves(record.position)[0])
+    return write_pdn(record, {"Event": "Browser test", "Result": "*"})
+
+
+@pytest.mark.parametrize("ruleset", ["international", "english", "brazilian", "spanish",
+                                     "turkish"])
+def test_analysis_board_evaluates_a_pasted_pdn(daphne_server: str, new_page: Any,
+                                               artifacts_dir: Path, ruleset: str) -> None:
+    size = PHONE if ruleset in ("english", "turkish") else DESKTOP
+    page = new_page(**size)
+    page.goto(daphne_server + "/analysis/")
+    page.select_option("#an-ruleset", ruleset)
+    page.fill("#an-pdn", pdn_of_opening(ruleset))
+    page.click("#btn-load")
+    page.wait_for_function("window.kondavoAnalysis.plies.length === 7")
+    assert page.evaluate("window.kondavoAnalysis.ruleset") == ruleset
+    # The last position is shown with the engine's evaluation and best line.
+    page.wait_for_function("document.getElementById('best-line').textContent.length > 0",
+                           timeout=30_000)
+    evaluation = page.locator("#eval-text").inner_text()
+    assert re.search(r"[+-]?\d+\.\d\d · depth \d+|wins in \d+", evaluation), evaluation
+    assert page.locator("#best-line").inner_text().startswith("Best line: ")
+    # Step back: another position, another evaluation.
+    page.locator("body").press("ArrowLeft")
+    page.wait_for_function("window.kondavoAnalysis.view === 5")
+    fen5 = page.evaluate("window.kondavoAnalysis.plies[5].fen")
+    page.wait_for_function(f"window.kondavoAnalysis.evals[{fen5!r}] !== undefined",
+                           timeout=30_000)
+    assert page.evaluate("window.kondavoAnalysis.board.fen") == fen5
+    page.screenshot(path=str(artifacts_dir / f"analysis-{ruleset}.png"))
+
+
+def test_analysis_board_reports_bad_pdn_and_reviews_a_finished_game(
+        daphne_server: str, new_page: Any, console: Any, artifacts_dir: Path) -> None:
+    console.allowed.append("status of 400")  # the bad PDN's answer
+    page = new_page(**DESKTOP)
+    page.goto(daphne_server + "/analysis/")
+    page.select_option("#an-ruleset", "english")
+    page.fill("#an-pdn", "1. 11-15 99-100 *")
+    page.click("#btn-load")
+    error = page.locator("#load-error")
+    error.wait_for(state="visible")
+    assert "could not be read" in error.inner_text() or "move" in error.inner_text()
+
+    # A finished game opens from the game page's overlay, and is reviewed move by move.
+    creator = player_get_or_create_guest(request_session={})
+    game = games.game_create_friend(player=creator, ruleset="international", color="black",
+                                    start_fen="W:W30,40:B25,14")
+    page.goto(f"{daphne_server}/game/{game.id}/")
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    play_path(page, wait_my_turn(page)["legal"][0]["path"])  # White's first move
+    page.wait_for_function("window.kondavoGame.state.ply === 1")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#controls button[data-action=resign]")
+    page.locator("#overlay").wait_for(state="visible")
+    page.locator("#overlay a", has_text="Analyse").click()
+    page.wait_for_function("window.kondavoAnalysis && window.kondavoAnalysis.plies.length === 2")
+    page.click("#btn-review")
+    page.wait_for_function("document.getElementById('review-status').textContent"
+                           ".startsWith('Review done')", timeout=30_000)
+    assert page.evaluate("Object.keys(window.kondavoAnalysis.evals).length") == 2
+    page.screenshot(path=str(artifacts_dir / "desktop-analysis-review.png"))
+
+
+def test_position_editor_and_continue_against_the_computer(daphne_server: str,
+                                                           new_page: Any,
+                                                           artifacts_dir: Path) -> None:
+    page = new_page(**PHONE)
+    page.goto(daphne_server + "/analysis/?ruleset=brazilian")
+    page.click("#btn-editor")
+    page.click("#editor-clear")
+    page.locator("label:has(input[name=palette][value=white-king])").click()
+    page.click("#board [data-square='d4']")
+    page.locator("label:has(input[name=palette][value=black-man])").click()
+    page.click("#board [data-square='c5']")
+    page.click("#board [data-square='e7']")
+    page.screenshot(path=str(artifacts_dir / "phone-analysis-editor.png"))
+    page.click("#editor-done")
+    page.wait_for_function("window.kondavoAnalysis.plies.length === 1 && "
+                           "!window.kondavoAnalysis.editing")
+    assert page.evaluate("window.kondavoAnalysis.plies[0].fen") == "W:WKd4:Be7,c5"
+    page.wait_for_function("document.getElementById('best-line').textContent.length > 0",
+                           timeout=30_000)
+    page.locator("#continue summary").click()
+    page.select_option("#continue-level", "1")
+    page.click("button[data-action=continue-computer]")
+    page.wait_for_url(re.compile(r"/game/\w+/$"))
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    state = game_state(page)
+    assert state["you"] == "white" and state["fen"] == "W:WKd4:Be7,c5"

@@ -716,7 +716,7 @@ function renderMoves() {
     ol.append(li);
   }
   const current = ol.querySelector(".current");
-  if (current && client.view !== null) current.scrollIntoView({ block: "nearest" });
+  if (current && client.view !== null) scrollWithin(ol, current);
   else if (client.view === null) ol.scrollTop = ol.scrollHeight;
 }
 
@@ -854,3 +854,11 @@ Object.defineProperty(window, "kondavoGame", {
 showStatus(t("connecting"));
 connect();
 setInterval(() => send("ping"), 15000);
+
+/** Scroll `list` (not the page) so that `item` is visible. */
+function scrollWithin(list, item) {
+  const lr = list.getBoundingClientRect();
+  const ir = item.getBoundingClientRect();
+  if (ir.top < lr.top) list.scrollTop -= lr.top - ir.top;
+  else if (ir.bottom > lr.bottom) list.scrollTop += ir.bottom - lr.bottom;
+}
