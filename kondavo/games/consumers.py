@@ -154,6 +154,7 @@ class GameConsumer(_ProtocolConsumer):
             "abort": self._action(services.game_abort),
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
+            "takeback": self._action(services.game_takeback),
             "resync": self.do_resync,
             "flag": self.do_flag,
             "ping": self.do_ping,

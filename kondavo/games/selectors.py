@@ -144,8 +144,22 @@ def result_score(game: Game) -> str:
     return get_variant(game.ruleset).result_text(winner)
 
 
+def takeback_allowed(*, rated: bool, opponent_kind: str | None) -> bool:
+    """A player may take moves back only in a casual game against the computer."""
+    return not rated and opponent_kind == Player.Kind.BOT
+
+
 def presence_payload(game: Game) -> dict[str, bool]:
     return {"white": game.white_connections > 0, "black": game.black_connections > 0}
+
+
+def _viewer_may_take_back(game: Game, viewer: Player | None) -> bool:
+    side = game.side_of(viewer)
+    if side is None:
+        return False
+    opponent = game.black if side == "white" else game.white
+    return takeback_allowed(rated=game.rated,
+                            opponent_kind=opponent.kind if opponent is not None else None)
 
 
 def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None,
@@ -185,6 +199,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
                     if game.rematch_id else
                     ({"offered_by": game.rematch_offer} if game.rematch_offer else None)),
         "rated": game.rated,
+        "takeback_allowed": _viewer_may_take_back(game, viewer),
         "time_control": game.time_control,
         "presence": presence_payload(game),
         "claim_victory_after_ms": int(

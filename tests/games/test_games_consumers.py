@@ -113,7 +113,7 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
     assert (await receive(cw, "draw_offer"))["d"] == {"by": "black"}
     assert (await receive(cb, "draw_offer"))["d"] == {"by": "black"}
     await cw.send_json_to({"t": "draw_decline"})
-    assert (await receive(cb, "draw_offer"))["d"] == {"by": None}
+    assert (await receive(cb, "draw_offer"))["d"] == {"by": None, "declined_by": "white"}
     await cw.send_json_to({"t": "resign"})
     for c in (cw, cb, cs):
         end = await skip_to(c, "end")

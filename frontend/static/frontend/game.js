@@ -141,7 +141,7 @@ document.addEventListener("visibilitychange", () => {
 });
 
 // ------------------------------------------------------------------ frames
-const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch"]);
+const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch", "takeback"]);
 
 function handle(frame) {
   const { t: type, d: data = {}, v } = frame;
@@ -210,7 +210,9 @@ function handle(frame) {
     case "draw_offer": {
       const was = g.draw_offer;
       g.draw_offer = data.by;
-      if (g.you && was === g.you && data.by === null && !client.withdrawing) {
+      const declined = data.declined_by ? data.declined_by !== g.you
+        : !client.withdrawing;  // an older server: whatever we did not withdraw was declined
+      if (g.you && was === g.you && data.by === null && declined) {
         // Our offer went away and we did not withdraw it: the opponent declined (by a
         // button or by moving on).
         showToast(t("drawDeclined"), "info");
@@ -223,6 +225,10 @@ function handle(frame) {
       if (g.status !== data.status) send("resync");  // the game starts: fetch legal moves, clocks
       g.status = data.status;
       break;
+    case "takeback":
+      client.view = null;
+      send("resync");  // the position, legal moves and clocks come with the new state
+      return;
     case "rematch":
       if (data.url) {
         g.rematch = data;

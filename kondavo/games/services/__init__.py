@@ -9,6 +9,7 @@ One module per job:
 - ``creation``: new games and their seats (``game_create``, ``game_join``, ...);
 - ``moves``: ``game_play_move``;
 - ``actions``: resign, draws, abort, claim victory, rematch;
+- ``takeback``: taking a move back in a casual game against the computer;
 - ``presence``: players' open sockets;
 - ``lobby``: seeks.
 
@@ -43,11 +44,13 @@ from kondavo.games.services.creation import (
 from kondavo.games.services.lobby import seek_accept, seek_cancel, seek_cancel_all, seek_create
 from kondavo.games.services.moves import game_play_move
 from kondavo.games.services.presence import game_presence
+from kondavo.games.services.takeback import game_takeback
 
 __all__ = [
     "GameError", "game_abort", "game_accept_draw", "game_claim_victory", "game_create",
     "game_create_friend", "game_create_vs_computer", "game_decline_draw",
     "game_flag_if_expired", "game_join", "game_offer_draw", "game_open_for_viewer",
-    "game_play_move", "game_presence", "game_rematch", "game_resign", "seek_accept",
+    "game_play_move", "game_presence", "game_rematch", "game_resign", "game_takeback",
+    "seek_accept",
     "seek_cancel", "seek_cancel_all", "seek_create",
 ]
