@@ -139,6 +139,7 @@ def js_strings() -> dict[str, object]:
         "reviewDone": _("Review done: {n} mistakes marked (? and ??)."),
         "editorHint": _("Set up the position, then press “Analyse this position”."),
         # lobby
+        "randomColour": _("Random"),
         "seekWaiting": _("Waiting for someone to accept your seek…"),
         "noSeeks": _("No open seeks right now. Create one!"),
         "join": _("Play"),

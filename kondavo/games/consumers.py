@@ -317,7 +317,8 @@ class LobbyConsumer(_ProtocolConsumer):
         if not isinstance(variant, str) or not isinstance(tc, str):
             raise GameError("bad_request", 'a seek is {"variant": key, "time_control": "5+3"}')
         seek = await database_sync_to_async(services.seek_create)(
-            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")))
+            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")),
+            color=str(data.get("color") or "random"))
         self.my_seeks.add(seek.pk)
 
     async def do_cancel(self, data: dict[str, Any]) -> None:

@@ -248,7 +248,9 @@ def seeks_open(*, limit: int = 200) -> list[dict[str, Any]]:
             "variant_name": variant.name,
             "time_control": seek.time_control,
             "rated": seek.rated,
+            "color": seek.color,
             "player": seek.player.name,
+            "rating": player_rating(seek.player, seek.ruleset),
             "player_id": seek.player_id,
         })
     return out
