@@ -140,6 +140,8 @@ def js_strings() -> dict[str, object]:
         "editorHint": _("Set up the position, then press “Analyse this position”."),
         # lobby
         "randomColour": _("Random"),
+        "challengedBy": _("{name} challenges you to a game of {ruleset}."),
+        "openGame": _("Open the game"),
         "seekWaiting": _("Waiting for someone to accept your seek…"),
         "noSeeks": _("No open seeks right now. Create one!"),
         "join": _("Play"),

@@ -96,6 +96,20 @@ def new_friend(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+def challenge(request: HttpRequest, name: str) -> HttpResponse:
+    try:
+        p = _params(request)
+        game = services.game_challenge(
+            player=_player(request), opponent_name=name, ruleset=str(p.get("ruleset", "")),
+            color=str(p.get("color", "random")),
+            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
+            rated=_checked(p, "rated"))
+    except GameError as exc:
+        return _error(exc)
+    return _to_game(request, game)
+
+
+@require_POST
 def seek(request: HttpRequest) -> HttpResponse:
     try:
         p = _params(request)

@@ -23,7 +23,9 @@ function connect() {
     let frame;
     try { frame = JSON.parse(ev.data); } catch (_) { return; }
     if (frame.t === "seeks") { seeks = frame.d.seeks || []; render(); }
-    else if (frame.t === "game" && frame.d && frame.d.url) {
+    else if (frame.t === "challenge" && frame.d && frame.d.url) {
+      showChallenge(frame.d);
+    } else if (frame.t === "game" && frame.d && frame.d.url) {
       statusEl.textContent = t("gameStarting");
       location.href = frame.d.url;
     } else if (frame.t === "error") {
@@ -37,6 +39,21 @@ function connect() {
     retries += 1;
     setTimeout(connect, delay);
   });
+}
+
+/** Someone challenged this player from their profile: a notice with the game's link. */
+function showChallenge(d) {
+  const box = document.getElementById("challenge-notice");
+  box.replaceChildren();
+  const text = document.createElement("span");
+  text.textContent = t("challengedBy").replace("{name}", d.from)
+    .replace("{ruleset}", RULESET_NAMES[d.variant] || d.variant);
+  const a = document.createElement("a");
+  a.className = "button primary";
+  a.href = d.url;
+  a.textContent = t("openGame");
+  box.append(text, a);
+  box.hidden = false;
 }
 
 function send(type, data) {

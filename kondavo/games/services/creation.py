@@ -123,7 +123,10 @@ def game_create_vs_computer(*, player: Player, ruleset: str, level: int,
 def game_create_friend(*, player: Player, ruleset: str, time_control: str = "untimed",
                        color: str = "random", rated: bool = False,
                        start_fen: str | None = None, now: datetime | None = None) -> Game:
-    """A game with an open seat; whoever else opens its link takes the seat."""
+    """A game with an open seat; whoever else opens its link takes the seat. Rated only
+    between accounts: a guest's request for a rated game makes a casual one, and a rated
+    game's seat is for an account only (``game_join``)."""
+    rated = bool(rated) and player.kind == Player.Kind.USER and not start_fen
     return game_create(creator=player, ruleset=ruleset, time_control=time_control,
                        color=color, rated=rated, start_fen=start_fen, now=now)
 
@@ -139,6 +142,8 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
         raise GameError("not_allowed", "this game already has two players")
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
+    if game.rated and player.kind != Player.Kind.USER:
+        raise GameError("not_allowed", "log in to play this rated game")
     side = "white" if game.white_id is None else "black"
     setattr(game, side, player)
     write.kinds[side] = player.kind
