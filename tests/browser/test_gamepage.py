@@ -329,3 +329,45 @@ def test_position_editor_and_continue_against_the_computer(daphne_server: str,
     page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
     state = game_state(page)
     assert state["you"] == "white" and state["fen"] == "W:WKd4:Be7,c5"
+
+
+def log_in(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", f"pw-{name}-Xy9!")
+    page.click("form[action='/accounts/login/'] button[type=submit]")
+    page.wait_for_url(lambda u: "/accounts/login/" not in u)
+
+
+def test_challenge_from_a_profile_reaches_the_lobby(daphne_server: str, new_page: Any,
+                                                    artifacts_dir: Path) -> None:
+    from django.contrib.auth import get_user_model
+
+    from kondavo.accounts.services import player_for_user
+
+    for name in ("alice", "bob"):
+        player_for_user(user=get_user_model().objects.create_user(
+            name, password=f"pw-{name}-Xy9!"))
+    alice, bob = new_page(**DESKTOP), new_page(**PHONE)
+    log_in(bob, daphne_server, "bob")
+    bob.goto(daphne_server + "/lobby/")
+    bob.wait_for_selector("#seeks td.empty-state")
+    log_in(alice, daphne_server, "alice")
+    alice.goto(daphne_server + "/profile/bob/")
+    alice.locator("#challenge summary").click()
+    alice.select_option("#ch-ruleset", "spanish")
+    alice.select_option("#ch-color", "white")
+    alice.check("#challenge input[name=rated]")
+    alice.screenshot(path=str(artifacts_dir / "desktop-profile-challenge.png"))
+    alice.click("#challenge button[type=submit]")
+    alice.wait_for_url(re.compile(r"/game/\w+/$"))
+    alice.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    state = game_state(alice)
+    assert (state["you"], state["variant"], state["rated"]) == ("white", "spanish", True)
+    notice = bob.locator("#challenge-notice")
+    notice.wait_for(state="visible")
+    assert "alice challenges you" in notice.inner_text()
+    bob.screenshot(path=str(artifacts_dir / "phone-challenge-notice.png"))
+    notice.locator("a").click()
+    bob.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    assert game_state(bob)["you"] == "black" and game_state(bob)["id"] == state["id"]
