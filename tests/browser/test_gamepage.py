@@ -371,3 +371,50 @@ def test_challenge_from_a_profile_reaches_the_lobby(daphne_server: str, new_page
     notice.locator("a").click()
     bob.wait_for_function("window.kondavoGame && window.kondavoGame.state")
     assert game_state(bob)["you"] == "black" and game_state(bob)["id"] == state["id"]
+
+
+@pytest.fixture(scope="module")
+def quick_claim_server(django_db_setup: None, artifacts_dir: Path) -> Any:
+    """A Daphne of its own where an absent opponent may be claimed after 4 s, not 60 s."""
+    from daphne_process import running_daphne
+    from django.db import connection
+
+    with running_daphne(connection.settings_dict, artifacts_dir / "daphne-claim.log",
+                        KONDAVO_SERVE_STATIC="true", KONDAVO_BOT_INPROCESS="true",
+                        KONDAVO_CLAIM_VICTORY_SECONDS="4") as (_proc, base_url):
+        yield base_url
+
+
+@pytest.mark.parametrize("claim", ["claim_victory", "claim_draw"])
+def test_opponent_left_countdown_then_claim(quick_claim_server: str, new_page: Any,
+                                            artifacts_dir: Path, claim: str) -> None:
+    base = quick_claim_server
+    alice, bob = new_page(**PHONE), new_page(**DESKTOP)
+    alice.goto(base + "/")
+    game = games.game_create_friend(player=player_of(alice), ruleset="international",
+                                    color="white", time_control="untimed")
+    alice.goto(f"{base}/game/{game.id}/")
+    bob.goto(f"{base}/game/{game.id}/")
+    bob.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
+                          "window.kondavoGame.state.you === 'black'")
+    play_path(alice, wait_my_turn(alice)["legal"][0]["path"])
+    wait_my_turn(bob)
+    notice = alice.locator("#notice")
+    assert not notice.is_visible()
+    bob.context.close()  # Black leaves: the tab is closed
+    notice.wait_for(state="visible")
+    text = alice.locator("#notice-text").inner_text()
+    seconds = int(re.search(r"in (\d+) s", text).group(1))  # type: ignore[union-attr]
+    assert 1 <= seconds <= 4, text
+    assert alice.locator("#notice button").count() == 0  # nothing to claim yet
+    alice.screenshot(path=str(artifacts_dir / "phone-opponent-left-countdown.png"))
+    button = alice.locator(f"#notice button[data-action={claim}]")
+    button.wait_for(state="visible", timeout=10_000)
+    assert "Claim victory" in alice.locator("#notice").inner_text()
+    alice.screenshot(path=str(artifacts_dir / "phone-opponent-left-claim.png"))
+    button.click()
+    alice.wait_for_function("window.kondavoGame.state.status === 'finished'")
+    alice.locator("#overlay").wait_for(state="visible")
+    title = alice.locator("#overlay-title").inner_text()
+    assert title == ("You win!" if claim == "claim_victory" else "Draw"), title
+    assert alice.locator("#overlay-reason").inner_text() == "the opponent left the game"

@@ -48,7 +48,7 @@ const client = {
   view: null,          // null: the live board; else the ply shown while stepping through
   overlayShownFor: null, // the game status the end-of-game overlay was last opened for
   withdrawing: false,  // this page withdrew its own draw offer (so `by: null` is no decline)
-  oppLeftAt: null,     // performance.now() when the opponent's last socket closed
+  oppLeftAt: null,     // performance.now() from when the opponent's absence may be claimed
 };
 
 const board = new Board(els.board, {
@@ -162,7 +162,7 @@ function handle(frame) {
   if (type === "error") { onError(data); return; }
   if (type === "pong") {
     // The server answers with the game's current version: a higher one means an event
-    // never reached this page (the next ping is at most 15 s away).
+    // never reached this page (the next ping is a few seconds away).
     if (typeof v === "number" && v > client.version) send("resync");
     return;
   }
@@ -496,30 +496,29 @@ function renderOffer() {
 }
 
 // ------------------------------------------------------------------ opponent left
+// The server says from when the opponent's absence may be claimed (presence.claim_at, epoch
+// ms, with its own `now`): the page counts down on its own monotonic clock from there.
 function noteOpponentPresence(presence) {
   const g = client.game;
   if (!presence || !g || !g.you) return;
   const opp = other(g.you);
-  const was = g.presence ? !!g.presence[opp] : true;
-  if (presence[opp]) client.oppLeftAt = null;
-  else if (was || client.oppLeftAt === null) client.oppLeftAt = performance.now();
+  const claimAt = presence.claim_at ? presence.claim_at[opp] : null;
+  if (presence[opp] || claimAt === null || claimAt === undefined) {
+    client.oppLeftAt = null;  // here (or nothing to claim): no countdown
+  } else {
+    const serverNow = typeof presence.now === "number" ? presence.now : Date.now();
+    client.oppLeftAt = performance.now() + (claimAt - serverNow);  // when claiming opens
+  }
 }
 
-/** Milliseconds until the player may claim victory (null: the opponent is here). */
+/** Milliseconds until the player may claim the game (null: nothing to claim). */
 function claimWaitMs() {
   const g = client.game;
-  if (!g || !g.you || g.status !== "active" || !g.presence) return null;
-  const opp = other(g.you);
-  const oppPlayer = g.players && g.players[opp];
-  if (g.presence[opp] || !oppPlayer || oppPlayer.kind === "bot") return null;
-  const since = client.oppLeftAt === null ? performance.now() : client.oppLeftAt;
-  if (client.oppLeftAt === null) client.oppLeftAt = since;
-  const total = typeof g.claim_victory_after_ms === "number" ? g.claim_victory_after_ms : 60000;
-  return Math.max(0, total - (performance.now() - since));
+  if (!g || !g.you || g.status !== "active" || client.oppLeftAt === null) return null;
+  return Math.max(0, client.oppLeftAt - performance.now());
 }
 
 function renderNotice() {
-  const g = client.game;
   const wait = claimWaitMs();
   els.notice.hidden = wait === null;
   if (wait === null) { els.noticeActions.replaceChildren(); return; }
@@ -533,7 +532,6 @@ function renderNotice() {
                                smallButton(t("callDraw"), "claim_draw"));
     }
   }
-  void g;
 }
 setInterval(() => { if (client.game && !els.notice.hidden) renderNotice(); }, 250);
 
@@ -859,7 +857,12 @@ Object.defineProperty(window, "kondavoGame", {
 
 showStatus(t("connecting"));
 connect();
-setInterval(() => send("ping"), 15000);
+// Heartbeat: the server counts this page present while it pings (every state.heartbeat_ms).
+function heartbeat() {
+  send("ping");
+  setTimeout(heartbeat, (client.game && client.game.heartbeat_ms) || 5000);
+}
+setTimeout(heartbeat, 5000);
 
 /** Scroll `list` (not the page) so that `item` is visible. */
 function scrollWithin(list, item) {

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_game_bot_turn_since'),
+        ('games', '0004_game_presence_moves_out_of_the_database'),
     ]
 
     operations = [
