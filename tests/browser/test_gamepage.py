@@ -120,6 +120,18 @@ def test_game_screen_fits_small_phones_and_desktops(daphne_server: str, new_page
         assert board >= 480, board
         assert in_viewport(page, "#moves")  # the move list sits beside the board
     page.screenshot(path=str(artifacts_dir / f"game-{size['width']}x{size['height']}.png"))
+    # With the forced-capture note (the tallest game screen) it still fits.
+    game = games.game_create_vs_computer(player=player_of(page), ruleset="english", level=1,
+                                         color="white", start_fen="W:W22,30:B18,5",
+                                         time_control="3+2")
+    page.goto(f"{daphne_server}/game/{game.id}/")
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    wait_my_turn(page)
+    page.locator("#capture-banner").wait_for(state="visible")
+    page.screenshot(
+        path=str(artifacts_dir / f"game-{size['width']}x{size['height']}-capture.png"))
+    assert_game_screen(page)
+    assert in_viewport(page, "#capture-banner")
 
 
 def test_illegal_clicks_get_feedback(daphne_server: str, new_page: Any,

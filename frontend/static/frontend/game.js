@@ -669,7 +669,8 @@ function renderControls() {
     c.append(button(t("abort"), "abort"));
   } else if (g.status === "active") {
     if (g.ply < 2) c.append(button(t("abort"), "abort"));
-    if (g.takeback_allowed) c.append(button(t("takeback"), "takeback", { disabled: !g.ply }));
+    // Abort until both sides moved; from then on (against the computer) take back.
+    if (g.takeback_allowed && g.ply >= 2) c.append(button(t("takeback"), "takeback"));
     if (!(g.draw_offer && g.draw_offer !== g.you)) {
       c.append(button(t("offerDraw"), "draw_offer", { disabled: g.draw_offer === g.you }));
     }
