@@ -11,9 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
+from bots.engine.ratings import nominal_rating
 from kondavo.games import selectors as game_selectors
 from kondavo.games.errors import GameError
 from kondavo.games.services import game_open_for_viewer
@@ -61,9 +63,20 @@ def _time_controls() -> list[dict[str, str]]:
 
 
 def _variant_boards() -> dict[str, Any]:
-    """Board description and start FEN of each ruleset (for the preview boards)."""
+    """Board description and start FEN of each ruleset (for the preview boards), and the
+    computer's level names with their nominal rating in that ruleset where measured."""
     return {v.key: {"board": v.board.as_dict(), "fen": v.initial_fen,
-                    "name": ruleset_name(v)} for v in default_registry()}
+                    "name": ruleset_name(v), "levels": _level_names(v.key)}
+            for v in default_registry()}
+
+
+def _level_names(ruleset: str) -> dict[int, str]:
+    names = {}
+    for level in BOT_LEVELS:
+        rating = nominal_rating(ruleset, level)
+        names[level] = (_("Level %(n)s (rating %(rating)s)") % {"n": level, "rating": rating}
+                        if rating is not None else _("Level %(n)s") % {"n": level})
+    return names
 
 
 @ensure_csrf_cookie
