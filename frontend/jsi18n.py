@@ -136,7 +136,7 @@ def js_strings() -> dict[str, object]:
         "depth": _("depth {n}"),
         "bestLine": _("Best line"),
         "reviewProgress": _("Reviewing position {n} of {total}…"),
-        "reviewDone": _("Review done: {n} mistakes marked (? and ??)."),
+        "reviewDone": _("Review done. Moves marked ? or ??: {n}."),
         "editorHint": _("Set up the position, then press “Analyse this position”."),
         # lobby
         "randomColour": _("Random"),

@@ -221,6 +221,7 @@ function evalScore(e) {
 }
 
 function renderEval() {
+  $("eval-bar").hidden = false;
   const p = an.plies[an.view];
   const e = p ? an.evals.get(p.fen) : null;
   const text = $("eval-text");
@@ -344,6 +345,7 @@ function editorFen() {
 function editorShow() {
   board.set({ board: spec().board, fen: editorFen(), legal: [], movable: null, lastMove: null,
               orientation: orientation() });
+  $("eval-bar").hidden = true;
   $("eval-text").textContent = t("editorHint");
   $("best-line").textContent = "";
 }
