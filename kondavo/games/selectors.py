@@ -75,9 +75,19 @@ def clock_remaining(game: Game, side: str, now: datetime) -> int | None:
 
 
 def clock_running(game: Game) -> str | None:
-    if not game.timed or game.status != Game.Status.ACTIVE or game.turn_started_at is None:
+    """The side whose clock runs: none before each side has made its first move."""
+    if (not game.timed or game.status != Game.Status.ACTIVE or game.turn_started_at is None
+            or game.ply < 2):
         return None
     return turn_of(game)
+
+
+def abort_at(game: Game) -> int | None:
+    """Before each side's first move: when the game is aborted if the side to move has not
+    moved (epoch ms); None otherwise (and while a bot is to move)."""
+    if game.status != Game.Status.ACTIVE or game.ply >= 2 or game.flag_at is None:
+        return None
+    return int(game.flag_at.timestamp() * 1000)
 
 
 def clocks_payload(game: Game, now: datetime) -> dict[str, Any] | None:
@@ -246,6 +256,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "last_move": last_move,
         "legal": legal,
         "clocks": clocks_payload(game, now),
+        "abort_at": abort_at(game),
         "players": players_payload(game),
         "you": game.side_of(viewer),
         "status": game.status,

@@ -55,7 +55,7 @@ def _takeback_locked(game_id: str, player: Player,
     game.quiet_plies = record.quiet_plies
     game.repetition = repetition_of(record)
     game.draw_offer = None
-    clocks.start(game, now)
+    clocks.start(write)
     write.add("takeback", {"ply": game.ply, "by": side})
     write.save(clock_changed=True)
     return game, None
