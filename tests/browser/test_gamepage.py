@@ -430,3 +430,64 @@ def test_opponent_left_countdown_then_claim(quick_claim_server: str, new_page: A
     title = alice.locator("#overlay-title").inner_text()
     assert title == ("You win!" if claim == "claim_victory" else "Draw"), title
     assert alice.locator("#overlay-reason").inner_text() == "the opponent left the game"
+
+
+def test_clocks_are_untouched_until_the_first_moves(daphne_server: str, new_page: Any,
+                                                    artifacts_dir: Path) -> None:
+    page = new_page(**PHONE)
+    start_computer_game(page, daphne_server, "international", time_control="3+2")
+    state = wait_my_turn(page)
+    assert state["clocks"]["running"] is None and state["abort_at"] is not None
+    mine = page.locator("#player-bottom .clock")
+    theirs = page.locator("#player-top .clock")
+    assert mine.inner_text() == theirs.inner_text() == "3:00"
+    status = page.locator("#status")
+    assert re.search(r"first move within \d+ s", status.inner_text()), status.inner_text()
+    page.wait_for_timeout(1500)
+    assert mine.inner_text() == "3:00"  # nothing ran while the first move waited
+    page.screenshot(path=str(artifacts_dir / "phone-first-move.png"))
+    play_path(page, state["legal"][0]["path"])
+    state = wait_my_turn(page)  # the computer made its first move: now clocks run
+    assert theirs.inner_text() == "3:00" and state["clocks"]["running"] == "white"
+    page.wait_for_timeout(1300)
+    assert mine.inner_text() != "3:00"
+    assert "first move" not in status.inner_text()
+
+
+@pytest.fixture(scope="module")
+def quick_abort_server(django_db_setup: None, artifacts_dir: Path) -> Any:
+    """A Daphne of its own where a first move must come within 3 s."""
+    from daphne_process import running_daphne
+    from django.db import connection
+
+    with running_daphne(connection.settings_dict, artifacts_dir / "daphne-abort.log",
+                        KONDAVO_SERVE_STATIC="true", KONDAVO_BOT_INPROCESS="true",
+                        KONDAVO_FIRST_MOVE_SECONDS="3") as (_proc, base_url):
+        yield base_url
+
+
+def test_a_game_without_a_first_move_is_aborted(quick_abort_server: str, new_page: Any,
+                                                artifacts_dir: Path) -> None:
+    base = quick_abort_server
+    alice, bob = new_page(**PHONE), new_page(**DESKTOP)
+    alice.goto(base + "/")
+    game = games.game_create_friend(player=player_of(alice), ruleset="turkish",
+                                    color="white", time_control="5+3")
+    alice.goto(f"{base}/game/{game.id}/")
+    bob.goto(f"{base}/game/{game.id}/")
+    bob.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
+                          "window.kondavoGame.state.you === 'black'")
+    alice.wait_for_function("window.kondavoGame.state.status === 'active'")
+    assert "first move" in alice.locator("#status").inner_text()
+    assert "White's first move" in bob.locator("#status").inner_text()
+    for page in (alice, bob):  # nobody moves: aborted, no result
+        page.wait_for_function("window.kondavoGame.state.status === 'aborted'", timeout=15_000)
+        page.locator("#overlay").wait_for(state="visible")
+        assert page.locator("#overlay-title").inner_text() == "Game aborted"
+        assert page.locator("#overlay-reason").inner_text() == (
+            "White did not make a first move in time: no result, unrated.")
+    alice.screenshot(path=str(artifacts_dir / "phone-aborted-no-first-move.png"))
+    from kondavo.games.models import Game
+
+    row = Game.objects.get(pk=game.id)
+    assert row.status == Game.Status.ABORTED and not row.winner and row.moves == []

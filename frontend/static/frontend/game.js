@@ -48,6 +48,7 @@ const client = {
   view: null,          // null: the live board; else the ply shown while stepping through
   overlayShownFor: null, // the game status the end-of-game overlay was last opened for
   withdrawing: false,  // this page withdrew its own draw offer (so `by: null` is no decline)
+  serverOffset: 0,     // server epoch ms minus this page's Date.now() (from presence.now)
   oppLeftAt: null,     // performance.now() from when the opponent's absence may be claimed
 };
 
@@ -155,6 +156,7 @@ function handle(frame) {
       client.plies = null;
       loadReplay();
     }
+    noteServerTime(data.presence);
     noteOpponentPresence(data.presence);
     render({ fresh: true });
     return;
@@ -168,6 +170,7 @@ function handle(frame) {
   }
   if (type === "presence") {
     if (client.game) {
+      noteServerTime(data);
       noteOpponentPresence(data);
       client.game.presence = data;
       renderPlayers(); renderControls(); renderNotice(); renderSpectators();
@@ -194,6 +197,7 @@ function handle(frame) {
                             captured: data.captured });
       }
       if ("clocks" in data) { g.clocks = data.clocks; client.clocksAt = performance.now(); }
+      if ("abort_at" in data) g.abort_at = data.abort_at;
       client.pending = false;
       // My own move sounded when it was sent; the opponent's (or any, watching) sounds now.
       if (!g.you || g.you === data.turn) playSound(data.captured && data.captured.length ? "capture" : "move");
@@ -202,6 +206,8 @@ function handle(frame) {
     case "end":
       g.status = data.status;
       g.result = data.result;
+      g.abort = data.abort || null;
+      g.abort_at = null;
       g.legal = [];
       g.draw_offer = null;
       if (g.clocks) { freezeClocks(); g.clocks.running = null; }
@@ -222,6 +228,8 @@ function handle(frame) {
     }
     case "players":
       g.players = data.players;
+      if ("abort_at" in data) g.abort_at = data.abort_at;
+      if (data.clocks) { g.clocks = data.clocks; client.clocksAt = performance.now(); }
       if (g.status !== data.status) send("resync");  // the game starts: fetch legal moves, clocks
       g.status = data.status;
       break;
@@ -450,8 +458,13 @@ function renderStatus() {
   if (g.status === "waiting") showStatus(g.you ? t("waiting") : t("toMove", { side: sideName(g.turn) }));
   else if (g.status === "active") {
     if (!g.you) showStatus(t("spectatorToMove", { side: sideName(g.turn) }));
-    else if (myTurn()) showStatus(t("yourTurn"));
-    else showStatus(t("theirTurn"));
+    else {
+      const left = firstMoveLeft();
+      if (left !== null) {
+        showStatus(myTurn() ? t("firstMoveYou", { s: left })
+          : t("firstMoveThem", { side: sideName(g.turn), s: left }));
+      } else showStatus(myTurn() ? t("yourTurn") : t("theirTurn"));
+    }
   } else if (g.status === "aborted") showStatus(t("aborted"));
   else showStatus(resultHeadline());
 }
@@ -493,6 +506,35 @@ function renderOffer() {
   } else {
     els.offerText.textContent = t("drawOfferedBy", { side: sideName(offer) });
   }
+}
+
+// ------------------------------------------------------------------ first moves
+function noteServerTime(presence) {
+  if (presence && typeof presence.now === "number") client.serverOffset = presence.now - Date.now();
+}
+
+/** Whole seconds left for the first move of the side to move (null: no deadline). */
+function firstMoveLeft() {
+  const g = client.game;
+  if (!g || g.status !== "active" || typeof g.abort_at !== "number") return null;
+  return Math.max(0, Math.ceil((g.abort_at - (Date.now() + client.serverOffset)) / 1000));
+}
+let lastFirstMoveLeft = null;
+setInterval(() => {
+  const left = firstMoveLeft();
+  if (left !== lastFirstMoveLeft) {
+    lastFirstMoveLeft = left;
+    if (client.game && !(board.state.progress || []).length) renderStatus();
+  }
+  // Past the deadline, ask the server to check it (it aborts the game, or sends the state).
+  if (left === 0) checkFirstMoveDeadline();
+}, 250);
+let deadlineAskedAt = -Infinity;
+function checkFirstMoveDeadline() {
+  const now = performance.now();
+  if (now - deadlineAskedAt < 2000) return;
+  deadlineAskedAt = now;
+  send("flag");
 }
 
 // ------------------------------------------------------------------ opponent left
@@ -554,7 +596,11 @@ function resultHeadline() {
 
 function resultReason() {
   const g = client.game;
-  if (g.status === "aborted") return g.result && g.result.reason ? reasonWords(g.result.reason) : t("abortedUnrated");
+  if (g.status === "aborted") {
+    const a = g.abort;
+    if (a && a.reason === "no_first_move" && a.side) return t("abortedNoFirstMove", { side: sideName(a.side) });
+    return a && a.reason === "by_player" ? "" : t("abortedUnrated");
+  }
   return g.result ? reasonWords(g.result.reason) : "";
 }
 
@@ -613,7 +659,7 @@ function endActions() {
     }
   }
   out.push(link(t("newGame"), "/", out.length ? "" : "primary"));
-  if (cfg.analysis) out.push(link(t("analyse"), analysisUrl()));
+  if (cfg.analysis && (g.moves || []).length) out.push(link(t("analyse"), analysisUrl()));
   return out;
 }
 
