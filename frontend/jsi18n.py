@@ -58,8 +58,8 @@ def js_strings() -> dict[str, object]:
         "level": _("level {n}"),
         "abortedUnrated": _("No move was played in time: the game is not rated."),
         "abortedNoFirstMove": _("{side} did not make a first move in time: no result, unrated."),
-        "firstMoveYou": _("Your turn: make your first move within {s} s, or the game is aborted."),
-        "firstMoveThem": _("Waiting for {side}'s first move: the game is aborted in {s} s."),
+        "firstMoveYou": _("Your turn: {s} s for your first move"),
+        "firstMoveThem": _("{side} has {s} s for a first move"),
         "reviewing": _("Move {n} of {total}."),
         "reviewingLive": _("Move {n} of {total}. Press ↓ or » to return to the game."),
         # why a click on the board played nothing

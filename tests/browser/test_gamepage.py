@@ -172,13 +172,14 @@ def test_draw_offer_is_its_own_line_and_the_offerer_hears_the_decline(
     bob.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
                           "window.kondavoGame.state.you === 'black'")
     play_path(alice, wait_my_turn(alice)["legal"][0]["path"])
-    wait_my_turn(bob)
+    play_path(bob, wait_my_turn(bob)["legal"][0]["path"])
+    wait_my_turn(alice)
     bob.click("#controls button[data-action=draw_offer]")
     alice.locator("#offer").wait_for(state="visible")
     assert alice.locator("#offer-text").inner_text() == "Black offers a draw."
-    assert alice.locator("#status").inner_text() == "Waiting for your opponent"
+    assert alice.locator("#status").inner_text() == "Your turn"
     assert bob.locator("#offer-text").inner_text() == "You offered a draw."
-    assert bob.locator("#status").inner_text() == "Your turn"
+    assert bob.locator("#status").inner_text() == "Waiting for your opponent"
     assert in_viewport(alice, "#offer button[data-action=draw_decline]")
     alice.screenshot(path=str(artifacts_dir / "phone-draw-offered.png"))
     alice.click("#offer button[data-action=draw_decline]")
@@ -442,7 +443,8 @@ def test_clocks_are_untouched_until_the_first_moves(daphne_server: str, new_page
     theirs = page.locator("#player-top .clock")
     assert mine.inner_text() == theirs.inner_text() == "3:00"
     status = page.locator("#status")
-    assert re.search(r"first move within \d+ s", status.inner_text()), status.inner_text()
+    assert re.search(r"Your turn: \d+ s for your first move", status.inner_text()), \
+        status.inner_text()
     page.wait_for_timeout(1500)
     assert mine.inner_text() == "3:00"  # nothing ran while the first move waited
     page.screenshot(path=str(artifacts_dir / "phone-first-move.png"))
@@ -479,7 +481,7 @@ def test_a_game_without_a_first_move_is_aborted(quick_abort_server: str, new_pag
                           "window.kondavoGame.state.you === 'black'")
     alice.wait_for_function("window.kondavoGame.state.status === 'active'")
     assert "first move" in alice.locator("#status").inner_text()
-    assert "White's first move" in bob.locator("#status").inner_text()
+    assert re.search(r"White has \d s for a first move", bob.locator("#status").inner_text())
     for page in (alice, bob):  # nobody moves: aborted, no result
         page.wait_for_function("window.kondavoGame.state.status === 'aborted'", timeout=15_000)
         page.locator("#overlay").wait_for(state="visible")
