@@ -41,12 +41,12 @@ def game_abort_by_staff(*, game_id: str, now: datetime | None = None) -> bool:
     The game services' own write path (lock, ``end`` event, guarded save, on-commit
     publishing), so the players' boards hear the end at once and the clocks stop.
     """
-    from kondavo.games.services.actions import abort
+    from kondavo.games.services.clocks import abort
     from kondavo.games.services.store import GameWrite
 
     write = GameWrite.lock(game_id, clock.resolve(now))
     if write.game.is_over:
         return False
-    abort(write)
+    abort(write, reason="by_staff", side=None)
     write.save(clock_changed=True)
     return True
