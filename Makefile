@@ -8,7 +8,7 @@ PORT ?= 8000
 # The embedded default: no external services at all.
 EMBEDDED_ENV := env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_SETTINGS_MODULE=kondavo.settings.local
 
-.PHONY: run test lint system-deps venv clean bench-peers
+.PHONY: run test lint system-deps venv clean bench-peers test-peers
 
 $(BIN)/python:
 	@if ! $(PYTHON) -m venv $(VENV) 2>/dev/null; then \
@@ -23,14 +23,14 @@ $(BIN)/python:
 
 venv: $(BIN)/python
 
-# Stamps: reinstall only when pyproject.toml changes.
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+# Stamps: reinstall (and recompile the core) only when the package metadata or C sources change.
+$(VENV)/.installed-run: pyproject.toml setup.py $(wildcard bots/native/*.c bots/native/*.h) | $(BIN)/python
 	@echo "Installing Kondavo into $(VENV) ..."
 	@$(BIN)/pip install -q --disable-pip-version-check -e . >$(VENV)/pip-install.log 2>&1 \
 	  || { cat $(VENV)/pip-install.log; exit 1; }
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py $(wildcard bots/native/*.c bots/native/*.h) | $(BIN)/python
 	@echo "Installing Kondavo with test dependencies into $(VENV) ..."
 	@$(BIN)/pip install -q --disable-pip-version-check -e '.[test]' >$(VENV)/pip-install.log 2>&1 \
 	  || { cat $(VENV)/pip-install.log; exit 1; }
@@ -60,8 +60,18 @@ system-deps:
 	  fi; \
 	fi
 
-test: $(VENV)/.installed-test system-deps
+test: $(VENV)/.installed-test system-deps test-peers
 	@bash tests/run_with_services.sh
+
+# Test-only peer: pydraughts, an independent implementation the Russian and Italian plugins'
+# tests compare with. Its package is named `draughts` (like py-draughts'), so it lives in a
+# directory of its own. Without network the install fails and those tests are skipped.
+PYDRAUGHTS_DIR := $(VENV)/test-peers/pydraughts
+test-peers: $(PYDRAUGHTS_DIR)/.installed
+$(PYDRAUGHTS_DIR)/.installed: | $(BIN)/python
+	@$(BIN)/pip install -q --disable-pip-version-check --target $(PYDRAUGHTS_DIR) pydraughts==0.6.7 >/dev/null 2>&1 \
+	  && touch $@ \
+	  || echo "warning: pydraughts could not be installed; its cross-checks will be skipped" >&2
 
 # Benchmark-only peers: each in its own directory (they share the package name `draughts`).
 bench-peers: $(VENV)/.installed-test

@@ -4,6 +4,11 @@
     check_perft_file(MY_VARIANT, Path(__file__).parent / "my.perft", max_nodes=200_000)
     random_playouts(MY_VARIANT, games=20, seed=1)
 
+Another implementation of the same rules (a compiled move generator, say) is checked
+against this reference through the small :class:`MoveGenerator` protocol:
+``check_perft_file(variant, path, implementation=other)`` and
+``check_implementation(variant, other, games=..., seed=...)``.
+
 Every check raises :class:`ConformanceError` (an ``AssertionError``, so test runners show it
 as a failure) with a message that says what broke and where; on success it returns a small
 summary. Perft suites are text files of ``id <name>``, ``fen <fen>`` and ``perft <depth>
@@ -16,6 +21,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from variants.base import Variant
 from variants.game import GameRecord
@@ -27,6 +33,14 @@ SLOW_NODES = 2_000_000
 
 class ConformanceError(AssertionError):
     """A ruleset broke one of the engine's contracts."""
+
+
+class MoveGenerator(Protocol):
+    """Another implementation of a ruleset's moves, checked against the reference."""
+
+    def legal_moves(self, position: Position) -> list[Move]: ...
+
+    def perft(self, position: Position, depth: int) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +90,18 @@ def read_perft_file(path: str | Path) -> list[PerftCase]:
     return cases
 
 
+def reference_nodes(variant: Variant, fen: str, depth: int) -> int | None:
+    """The node count the ruleset's own perft suite gives for ``fen`` at ``depth``, if any."""
+    path = variant.perft_suite_path()
+    if path is None or not path.is_file():
+        return None
+    wanted = variant.parse_fen(fen)
+    for case in read_perft_file(path):
+        if case.depth == depth and variant.parse_fen(case.fen) == wanted:
+            return case.nodes
+    return None
+
+
 def perft_divide(variant: Variant, position: Position, depth: int) -> list[tuple[str, int]]:
     """Per-root-move leaf counts at ``depth``, sorted by notation."""
     legal = variant.legal_moves(position)
@@ -89,25 +115,32 @@ def format_divide(rows: Sequence[tuple[str, int]]) -> str:
     return "\n".join(f"  {notation} {nodes}" for notation, nodes in rows)
 
 
-def check_perft(variant: Variant, fen: str, depth: int, nodes: int, name: str = "") -> None:
-    """Perft of ``fen`` at ``depth`` must be ``nodes``; the failure message carries a divide."""
+def check_perft(variant: Variant, fen: str, depth: int, nodes: int, name: str = "",
+                implementation: MoveGenerator | None = None) -> None:
+    """Perft of ``fen`` at ``depth`` must be ``nodes``; the failure message carries a divide.
+
+    ``implementation``: count with another implementation instead of ``variant.perft``.
+    """
     position = variant.parse_fen(fen)
-    got = variant.perft(position, depth)
+    counter = implementation if implementation is not None else variant
+    got = counter.perft(position, depth)
     if got != nodes:
         rows = perft_divide(variant, position, depth) if depth >= 1 else []
+        who = "" if implementation is None else f" ({type(implementation).__name__})"
         raise ConformanceError(
-            f"{variant.key} perft {name or fen} depth {depth}: expected {nodes}, got {got}\n"
-            f"fen {fen}\ndivide:\n{format_divide(rows)}")
+            f"{variant.key} perft{who} {name or fen} depth {depth}: expected {nodes}, "
+            f"got {got}\nfen {fen}\nreference divide:\n{format_divide(rows)}")
 
 
 def check_perft_file(variant: Variant, path: str | Path, max_nodes: int = SLOW_NODES,
-                     max_depth: int | None = None) -> int:
+                     max_depth: int | None = None,
+                     implementation: MoveGenerator | None = None) -> int:
     """Run every case of a suite with at most ``max_nodes`` nodes; returns how many ran."""
     ran = 0
     for case in read_perft_file(path):
         if case.nodes > max_nodes or (max_depth is not None and case.depth > max_depth):
             continue
-        check_perft(variant, case.fen, case.depth, case.nodes, case.name)
+        check_perft(variant, case.fen, case.depth, case.nodes, case.name, implementation)
         ran += 1
     return ran
 
@@ -236,6 +269,34 @@ def check_perft_matches_moves(variant: Variant, position: Position, depth: int =
     return fast
 
 
+def _show(variant: Variant, moves: Iterable[Move]) -> str:
+    """Moves as full paths (``c3-d4``, ``c3xe5xg3``), sorted: for error messages."""
+    sep = {True: "x", False: "-"}
+    return " ".join(sorted(sep[bool(m.captured)].join(variant.square_label(s) for s in m.path)
+                           for m in moves))
+
+
+def check_reference_moves(variant: Variant, positions: Iterable[Position]) -> int:
+    """``legal_moves`` agrees with the plain generator of :mod:`variants.reference` (a
+    second implementation of the declared rules) on every position; returns how many."""
+    from variants.reference import covers, reference_moves
+
+    if not covers(variant):
+        return 0
+    count = 0
+    for position in positions:
+        legal = variant.legal_moves(position)
+        want = reference_moves(variant, position)
+        got = {m.key: m for m in legal}
+        if got.keys() != want.keys() or any(got[k].promotes != want[k].promotes for k in got):
+            raise ConformanceError(
+                f"{variant.key} {variant.format_fen(position)}: legal_moves gives "
+                f"[{_show(variant, legal)}] but the reference generator gives "
+                f"[{_show(variant, want.values())}]")
+        count += 1
+    return count
+
+
 def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 300,
                     start: Position | None = None, keep_positions: int = 0) -> PlayoutStats:
     """Play ``games`` random games and check every invariant along the way.
@@ -275,6 +336,77 @@ def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 30
     return stats
 
 
+def check_same_moves(variant: Variant, other: MoveGenerator, position: Position) -> int:
+    """``other`` lists exactly the reference's legal moves, each leading to the same position.
+
+    Moves are compared by key (origin, destination, captured set: the unique-moves
+    convention), then by promotion and by the position ``variant.apply`` makes of them; a
+    capture's path must start and end where its key says and have one landing per captured
+    piece. Returns the number of moves.
+    """
+    fen = variant.format_fen(position)
+    reference = variant.legal_moves(position)
+    theirs = other.legal_moves(position)
+    ref_by_key = {m.key: m for m in reference}
+    their_by_key = {m.key: m for m in theirs}
+    if len(their_by_key) != len(theirs):
+        raise ConformanceError(f"{variant.key} {fen}: the other implementation lists a move "
+                               "twice")
+    if ref_by_key.keys() != their_by_key.keys():
+        def names(keys: Iterable[tuple[int, int, int]], moves: dict[tuple[int, int, int], Move]
+                  ) -> list[str]:
+            return sorted("x".join(variant.square_label(s) for s in moves[k].path)
+                          for k in keys)
+
+        missing = names(ref_by_key.keys() - their_by_key.keys(), ref_by_key)
+        extra = names(their_by_key.keys() - ref_by_key.keys(), their_by_key)
+        raise ConformanceError(f"{variant.key} {fen}: legal moves differ; missing {missing}, "
+                               f"extra {extra}")
+    for key, mine in ref_by_key.items():
+        move = their_by_key[key]
+        label = "x".join(variant.square_label(s) for s in mine.path)
+        if move.promotes != mine.promotes:
+            raise ConformanceError(f"{variant.key} {fen}: {label} promotes={move.promotes} in "
+                                   f"the other implementation, {mine.promotes} here")
+        if (move.path[0], move.path[-1]) != (key[0], key[1]) or (
+                move.captured and len(move.path) != len(move.captured) + 1) or (
+                sorted(move.captured) != sorted(mine.captured)):
+            raise ConformanceError(f"{variant.key} {fen}: {label} has a malformed path or "
+                                   f"captured list in the other implementation: {move!r}")
+        if variant.apply(position, move) != variant.apply(position, mine):
+            raise ConformanceError(f"{variant.key} {fen}: {label} leads elsewhere in the other "
+                                   "implementation")
+    return len(reference)
+
+
+def check_implementation(variant: Variant, other: MoveGenerator, games: int, seed: int,
+                         max_plies: int = 300, perft_depth: int = 2,
+                         perft_every: int = 10) -> dict[str, int]:
+    """Random games on the reference; at every ply ``other`` must agree on the exact legal
+    moves (:func:`check_same_moves`), and every ``perft_every`` plies on perft at
+    ``perft_depth``. Returns counts of positions, moves and perft checks."""
+    rng = random.Random(seed)
+    summary = {"positions": 0, "moves": 0, "perft_checks": 0}
+    for _ in range(games):
+        record = GameRecord.new(variant)
+        for ply in range(max_plies):
+            if record.outcome() is not None:
+                break
+            position = record.position
+            summary["moves"] += check_same_moves(variant, other, position)
+            summary["positions"] += 1
+            if perft_every and ply % perft_every == 0:
+                expected = variant.perft(position, perft_depth)
+                got = other.perft(position, perft_depth)
+                if got != expected:
+                    raise ConformanceError(
+                        f"{variant.key} {variant.format_fen(position)} perft {perft_depth}: "
+                        f"reference {expected}, other implementation {got}")
+                summary["perft_checks"] += 1
+            record.push(rng.choice(record.legal_moves()))
+    return summary
+
+
 def run_all(variant: Variant, perft_path: str | Path | None = None, games: int = 10,
             seed: int = 0, max_nodes: int = 200_000) -> dict[str, int]:
     """Every check above in one call, for a ruleset package's smoke test."""
@@ -290,12 +422,15 @@ def run_all(variant: Variant, perft_path: str | Path | None = None, games: int =
     summary["apply_checks"] = sum(check_apply_deterministic(variant, p) for p in positions)
     summary["perft_cross_checks"] = sum(1 for p in positions[::5]
                                         if check_perft_matches_moves(variant, p, 2) >= 0)
+    summary["reference_generator_checks"] = check_reference_moves(variant, positions)
     return summary
 
 
 __all__ = [
-    "ConformanceError", "PerftCase", "PlayoutStats", "check_apply_deterministic",
-    "check_fen_round_trip", "check_moves_unique", "check_notation_round_trip", "check_perft",
-    "check_perft_file", "check_perft_matches_moves", "check_position", "check_transition",
-    "format_divide", "perft_divide", "random_playouts", "read_perft_file", "run_all",
+    "ConformanceError", "MoveGenerator", "PerftCase", "PlayoutStats",
+    "check_apply_deterministic", "check_fen_round_trip", "check_implementation",
+    "check_moves_unique", "check_notation_round_trip", "check_perft", "check_perft_file",
+    "check_perft_matches_moves", "check_position", "check_reference_moves", "check_same_moves",
+    "check_transition", "format_divide", "perft_divide", "random_playouts", "read_perft_file",
+    "reference_nodes", "run_all",
 ]

@@ -187,6 +187,7 @@ class GameConsumer(_ProtocolConsumer):
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
             "claim_draw": self._action(services.game_claim_draw),
+            "takeback": self._action(services.game_takeback),
             "resync": self.do_resync,
             "flag": self.do_flag,
             "ping": self.do_ping,
@@ -378,7 +379,8 @@ class LobbyConsumer(_ProtocolConsumer):
         if not isinstance(variant, str) or not isinstance(tc, str):
             raise GameError("bad_request", 'a seek is {"variant": key, "time_control": "5+3"}')
         seek = await database_sync_to_async(services.seek_create)(
-            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")))
+            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")),
+            color=str(data.get("color") or "random"))
         self.my_seeks.add(seek.pk)
 
     async def do_cancel(self, data: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from kondavo.games import clock
 from kondavo.games.errors import GameError
 from kondavo.games.history import position_key
 from kondavo.games.models import Game
+from kondavo.games.moderation import require_not_banned, require_offered
 from kondavo.games.selectors import abort_at, clocks_payload, players_payload
 from kondavo.games.services import clocks
 from kondavo.games.services.clocks import game_flag_if_expired
@@ -86,7 +87,9 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     """A new game. With ``opponent`` both seats are filled and it starts at once; without,
     ``creator`` takes ``color`` and the other seat stays open (status ``waiting``)."""
     now = clock.resolve(now)
+    require_not_banned(creator, opponent)
     variant = variant_of(ruleset)
+    require_offered(variant.key)
     try:
         tc = get_time_control(time_control)
     except ValueError as exc:
@@ -125,7 +128,10 @@ def game_create_vs_computer(*, player: Player, ruleset: str, level: int,
 def game_create_friend(*, player: Player, ruleset: str, time_control: str = "untimed",
                        color: str = "random", rated: bool = False,
                        start_fen: str | None = None, now: datetime | None = None) -> Game:
-    """A game with an open seat; whoever else opens its link takes the seat."""
+    """A game with an open seat; whoever else opens its link takes the seat. Rated only
+    between accounts: a guest's request for a rated game makes a casual one, and a rated
+    game's seat is for an account only (``game_join``)."""
+    rated = bool(rated) and player.kind == Player.Kind.USER and not start_fen
     return game_create(creator=player, ruleset=ruleset, time_control=time_control,
                        color=color, rated=rated, start_fen=start_fen, now=now)
 
@@ -139,8 +145,11 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
         return game
     if game.status != Game.Status.WAITING:
         raise GameError("not_allowed", "this game already has two players")
+    require_not_banned(player)
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
+    if game.rated and player.kind != Player.Kind.USER:
+        raise GameError("not_allowed", "log in to play this rated game")
     side = "white" if game.white_id is None else "black"
     setattr(game, side, player)
     write.kinds[side] = player.kind
