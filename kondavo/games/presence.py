@@ -120,7 +120,7 @@ class RedisPresence:
         return KEY_PREFIX + game_id
 
     @staticmethod
-    def _entries(raw: list[tuple[Any, float]]) -> dict[str, float]:
+    def _entries(raw: Any) -> dict[str, float]:
         return {(m.decode() if isinstance(m, bytes) else str(m)): float(s) for m, s in raw}
 
     def refresh(self, game_id: str, member: str, expires: float,
