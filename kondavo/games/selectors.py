@@ -82,6 +82,15 @@ def clock_running(game: Game) -> str | None:
     return turn_of(game)
 
 
+def abort_payload(game: Game) -> dict[str, Any] | None:
+    """Why an aborted game was aborted: ``{reason, side}`` (``side``: who did not make a
+    first move in time); None for other games."""
+    if game.status != Game.Status.ABORTED:
+        return None
+    reason = game.reason or "by_player"
+    return {"reason": reason, "side": turn_of(game) if reason == "no_first_move" else None}
+
+
 def abort_at(game: Game) -> int | None:
     """Before each side's first move: when the game is aborted if the side to move has not
     moved (epoch ms); None otherwise (and while a bot is to move)."""
@@ -257,6 +266,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "legal": legal,
         "clocks": clocks_payload(game, now),
         "abort_at": abort_at(game),
+        "abort": abort_payload(game),
         "players": players_payload(game),
         "you": game.side_of(viewer),
         "status": game.status,

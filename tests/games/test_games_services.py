@@ -230,7 +230,7 @@ def test_abort_only_before_both_sides_moved(pair: Any) -> None:
     game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
     game_abort(game_id=game.id, player=pair[1])
     game.refresh_from_db()
-    assert game.status == "aborted" and game.reason == "" and game.winner is None
+    assert game.status == "aborted" and game.reason == "by_player" and game.winner is None
     game2 = new_game(pair)
     game_play_move(game_id=game2.id, player=pair[0], ply=0, move_text="32-28")
     game_play_move(game_id=game2.id, player=pair[1], ply=1, move_text="19-23")
@@ -387,7 +387,8 @@ def test_no_first_move_aborts_unrated(pair: Any, fake_clock: Any, time_control: 
     fake_clock.advance(seconds=1)
     assert game_flag_sweep() == 1
     game.refresh_from_db()
-    assert (game.status, game.winner, game.reason) == ("aborted", None, "")
+    assert (game.status, game.winner, game.reason) == ("aborted", None, "no_first_move")
+    assert game_state(game, None)["abort"] == {"reason": "no_first_move", "side": "black"}
     assert calls == []
     with pytest.raises(GameError) as err:
         game_play_move(game_id=game.id, player=pair[1], ply=1, move_text="20-24")
