@@ -180,12 +180,14 @@ def claim_seconds() -> float:
 
 def away_since(game: Game, view: PresenceView, side: str) -> float | None:
     """Since when (epoch seconds) the player of ``side`` has had no live socket; None while
-    online. A player never seen counts from the start of the game."""
+    online. A player never seen counts from the start of the game, or from when the presence
+    store began keeping this game's presence if later (it lost its data meanwhile)."""
     if view.online.get(side, False):
         return None
     left = view.left_at.get(side)
-    if left is None and game.started is not None:
-        left = game.started.timestamp()
+    if left is None:  # never seen: from the start, but not before the store kept presence
+        epoch = view.epoch if view.epoch is not None else view.now
+        left = max(game.started.timestamp(), epoch) if game.started is not None else epoch
     return left
 
 

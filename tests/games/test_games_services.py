@@ -547,6 +547,34 @@ def test_claim_draw_and_tabs_and_spectators(pair: Any, fake_clock: Any, settings
     assert game_state(game, None)["result"]["score"] == "1-1"
 
 
+@pytest.mark.embedded  # the in-process store too
+def test_lost_presence_data_never_makes_a_player_claimable_at_once(
+        pair: Any, fake_clock: Any, settings: Any) -> None:
+    """Redis restarted (or the embedded process): every entry is gone, but a player it has
+    not seen since counts as gone only from then, and is back at their next heartbeat."""
+    from kondavo.games import presence
+
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600
+    settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
+    white, black = pair
+    game = new_game(pair)
+    _open(game, white, "w1")
+    b, _ = _open(game, black, "b1")
+    fake_clock.advance(seconds=600)
+    store = presence.store()
+    if isinstance(store, presence.RedisPresence):
+        store._redis.delete(presence.KEY_PREFIX + game.id)
+    else:
+        store._games.pop(game.id, None)
+    w, seen = _open(game, white, "w2")  # White's heartbeat after the loss
+    assert seen["black"] is False
+    assert seen["claim_at"]["black"] == int(fake_clock.current.timestamp() * 1000) + 60_000
+    with pytest.raises(GameError):
+        game_claim_victory(game_id=game.id, player=white)
+    game = Game.objects.select_related("white", "black").get(pk=game.id)
+    assert game_presence_heartbeat(game=game, member=b)["black"] is True
+
+
 def test_never_connected_opponent_counts_from_the_start(pair: Any, fake_clock: Any,
                                                        settings: Any) -> None:
     settings.KONDAVO_FIRST_MOVE_SECONDS = 3600  # no first-move abort here
