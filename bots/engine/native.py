@@ -138,8 +138,23 @@ def _criteria_codes(variant: Variant) -> list[int] | None:
 
 
 def native_supported(variant: Variant) -> bool:
-    """Whether the compiled core plays ``variant`` (else the pure-Python engine does)."""
-    return native_available() and unsupported_reason(variant) is None
+    """Whether the compiled core plays ``variant`` (else the pure-Python engine does).
+
+    Besides :func:`unsupported_reason`, the ruleset's engine must build (the core refuses
+    tables beyond its limits); the answer is kept per ruleset object.
+    """
+    if not native_available():
+        return False
+    known = _SUPPORTED.get(variant)
+    if known is None:
+        known = unsupported_reason(variant) is None
+        if known:
+            try:
+                native_engine(variant)
+            except (ValueError, OverflowError, MemoryError, RuntimeError):
+                known = False
+        _SUPPORTED[variant] = known
+    return known
 
 
 def rules_spec(variant: Variant) -> dict[str, Any]:
@@ -359,6 +374,7 @@ class NativeEngine:
 
 
 _ENGINES: WeakKeyDictionary[Variant, NativeEngine] = WeakKeyDictionary()
+_SUPPORTED: WeakKeyDictionary[Variant, bool] = WeakKeyDictionary()
 _ENGINES_LOCK = threading.Lock()
 
 
