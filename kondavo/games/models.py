@@ -1,4 +1,4 @@
-"""Games and lobby seeks. Data and database constraints only: logic is in services.py."""
+"""Games and lobby seeks. Data and database constraints only: logic is in the services package."""
 
 from __future__ import annotations
 
@@ -90,12 +90,6 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
-
-    # Presence, for claim-victory: open websockets per side and when the last one closed.
-    white_connections = models.PositiveIntegerField(default=0)
-    black_connections = models.PositiveIntegerField(default=0)
-    white_left_at = models.DateTimeField(null=True, blank=True)
-    black_left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
