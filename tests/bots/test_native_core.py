@@ -29,7 +29,7 @@ from bots.engine.native import (
     unsupported_reason,
 )
 from bots.engine.search import MATE_BOUND
-from variants import GameRecord, Move, Position, Variant, get_variant
+from variants import GameRecord, Move, Position, Variant, get_variant, variant_keys
 from variants.conformance import (
     ConformanceError,
     check_implementation,
@@ -55,7 +55,11 @@ ALL = [*RULESETS, *PLUGINS]
 
 @pytest.fixture(scope="module")
 def plugins() -> Iterator[dict[str, Variant]]:
-    """The example plugin rulesets, imported from their source trees (nothing installed)."""
+    """The example plugin rulesets, imported from their source trees (nothing installed).
+
+    The site's registry is loaded first, so it never sees these source trees (a plugin
+    built in place leaves entry-point metadata there)."""
+    variant_keys()
     added = [str(src) for src in PLUGIN_SOURCES if str(src) not in sys.path]
     sys.path[:0] = added
     found: dict[str, Variant] = {}
