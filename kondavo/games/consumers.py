@@ -63,6 +63,18 @@ class TokenBucket:
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def _closed_errors() -> tuple[type[BaseException], ...]:
+    """What Daphne raises when the application sends on a socket that has closed."""
+    try:
+        from autobahn.exception import Disconnected
+    except ImportError:  # another ASGI server
+        return ()
+    return (Disconnected,)
+
+
+_CLOSED_ERRORS = _closed_errors()
+
+
 def _presence_key(presence: dict[str, Any]) -> dict[str, Any]:
     """What a presence change is (the payload without the server's time)."""
     return {k: v for k, v in presence.items() if k != "now"}
@@ -97,6 +109,21 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         burst = float(getattr(settings, "KONDAVO_WS_BURST", 40))
         return TokenBucket(rate, burst)
 
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool = False) -> None:
+        """As Channels' ``send``, but a frame for a socket the client has already closed is
+        dropped (an answer racing the client's close is not an error of this consumer)."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except _CLOSED_ERRORS:
+            pass
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        try:
+            await super().send_json(content, close=close)
+        except _CLOSED_ERRORS:
+            pass
+
     async def send_frame(self, t: str, d: dict[str, Any], v: int | None = None) -> None:
         await self.send_json({"v": self.version if v is None else v, "t": t, "d": d})
 
@@ -115,7 +142,7 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: too deep
             await self.send_error("bad_json", "the frame is not JSON")
             return
         if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
@@ -160,6 +187,7 @@ class GameConsumer(_ProtocolConsumer):
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
             "claim_draw": self._action(services.game_claim_draw),
+            "takeback": self._action(services.game_takeback),
             "resync": self.do_resync,
             "flag": self.do_flag,
             "ping": self.do_ping,
@@ -351,7 +379,8 @@ class LobbyConsumer(_ProtocolConsumer):
         if not isinstance(variant, str) or not isinstance(tc, str):
             raise GameError("bad_request", 'a seek is {"variant": key, "time_control": "5+3"}')
         seek = await database_sync_to_async(services.seek_create)(
-            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")))
+            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")),
+            color=str(data.get("color") or "random"))
         self.my_seeks.add(seek.pk)
 
     async def do_cancel(self, data: dict[str, Any]) -> None:

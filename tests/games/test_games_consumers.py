@@ -54,6 +54,17 @@ async def skip_to(comm: WebsocketCommunicator, t: str) -> dict[str, Any]:
             return frame
 
 
+async def play_openings(game: Game, white: Any, black: Any) -> None:
+    """Each side's first move (no clock runs before them)."""
+    from kondavo.games.services import game_play_move
+
+    def play() -> None:
+        game_play_move(game_id=game.id, player=white, ply=0, move_text="31-27")
+        game_play_move(game_id=game.id, player=black, ply=1, move_text="20-24")
+
+    await database_sync_to_async(play)()
+
+
 @pytest.fixture
 async def seated(guest_factory: Any) -> tuple[Any, Any, Any, Game]:
     def make() -> tuple[Any, Any, Any, Game]:
@@ -82,7 +93,7 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
         d = frame["d"]
         assert d["ply"] == 1 and d["notation"] == "32-28" and d["turn"] == "black"
         assert d["path"] == ["32", "28"] and d["captured"] == [] and d["legal"]
-        assert d["clocks"]["running"] == "black"
+        assert d["clocks"]["running"] is None and d["abort_at"]  # Black's first move
 
     # errors go to the sender only, with the current version
     await cb.send_json_to({"t": "move", "d": {"ply": 0, "move": "19-23"}})
@@ -115,7 +126,7 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
     assert (await receive(cw, "draw_offer"))["d"] == {"by": "black"}
     assert (await receive(cb, "draw_offer"))["d"] == {"by": "black"}
     await cw.send_json_to({"t": "draw_decline"})
-    assert (await receive(cb, "draw_offer"))["d"] == {"by": None}
+    assert (await receive(cb, "draw_offer"))["d"] == {"by": None, "declined_by": "white"}
     await cw.send_json_to({"t": "resign"})
     for c in (cw, cb, cs):
         end = await skip_to(c, "end")
@@ -127,7 +138,8 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
 async def test_flag_frame_ends_a_game_whose_clock_ran_out(fake_clock: Any, seated: Any) -> None:
     """The game page sends ``flag`` when its running clock shows zero: too early, the sender
     gets a fresh state; on time, everyone gets the end frame at once."""
-    white, black, spectator, game = seated  # 5+3, White's clock runs
+    white, black, spectator, game = seated  # 5+3
+    await play_openings(game, white, black)  # now White's clock runs
     path = f"/ws/game/{game.id}/"
     cb, cs = await connect(path, black), await connect(path, spectator)
     v0 = (await receive(cb, "state"))["v"]
@@ -151,6 +163,7 @@ async def test_flag_frame_ends_a_game_whose_clock_ran_out(fake_clock: Any, seate
 
 async def test_resync_checks_the_clock_first(fake_clock: Any, seated: Any) -> None:
     white, black, spectator, game = seated
+    await play_openings(game, white, black)
     cw = await connect(f"/ws/game/{game.id}/", white)
     v0 = (await receive(cw, "state"))["v"]
     fake_clock.advance(seconds=301)
@@ -231,6 +244,7 @@ async def _gone_without_closing(fake_clock: Any, cw: WebsocketCommunicator) -> N
 async def test_presence_expires_after_an_abrupt_end(seated: Any, fake_clock: Any) -> None:
     """Black's consumer is cancelled without ``disconnect`` (a killed process)."""
     white, black, _spectator, game = seated
+    await play_openings(game, white, black)
     path = f"/ws/game/{game.id}/"
     cw = await connect(path, white)
     await receive(cw, "state")
@@ -253,6 +267,7 @@ async def test_presence_expires_after_a_consumer_failure(
         raise RuntimeError("boom")
 
     white, black, _spectator, game = seated
+    await play_openings(game, white, black)
     path = f"/ws/game/{game.id}/"
     cw = await connect(path, white)
     await receive(cw, "state")
@@ -274,9 +289,14 @@ async def test_bot_game_in_process(guest_factory: Any, settings: Any,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The embedded mode: the bot's move runs off the event loop and reaches the socket."""
     import bots.seam
+    from kondavo.games.events import bind_loop
 
     settings.KONDAVO_BOT_INPROCESS = True
     settings.KONDAVO_BOT_MOVE_TIME = 0.05
+    # As a view under the ASGI app would: the serving loop is bound, so the bot's move
+    # (computed in a worker thread) is published on it. The compiled engine answers at
+    # once, so an unbound publish would race the socket's wait on the in-memory layer.
+    bind_loop()
     monkeypatch.setattr(bots.seam, "request_bot_move", recorded_side_effects["real_bot"][0])
     human = await database_sync_to_async(guest_factory)()
     game = await database_sync_to_async(game_create_vs_computer)(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -327,27 +328,118 @@ def test_guests_never_play_rated(pair: Any) -> None:
 
 # --------------------------------------------------------------------------- clocks
 
-def test_clock_runs_with_increment(pair: Any, fake_clock: Any) -> None:
+OPENING = ["31-27", "20-24"]  # each side's first move: no clock ran before them
+
+
+def opened(pair: Any, fake_clock: Any, time_control: str) -> Game:
+    """A game whose two first moves were played (now the clock of White runs)."""
+    game = new_game(pair, time_control=time_control)
+    for ply, text in enumerate(OPENING):
+        game_play_move(game_id=game.id, player=pair[ply % 2], ply=ply, move_text=text)
+    return Game.objects.get(pk=game.id)
+
+
+def test_clocks_start_after_each_sides_first_move(pair: Any, fake_clock: Any) -> None:
     game = new_game(pair, time_control="5+3")
-    assert game.white_ms == 300_000 and game.flag_at is not None
+    start = fake_clock.current
+    state = game_state(game, None)
+    assert state["clocks"]["running"] is None
+    assert state["abort_at"] == int((start.timestamp() + 30) * 1000)
     fake_clock.advance(seconds=10)
-    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="31-27")
+    game.refresh_from_db()
+    assert game.white_ms == 300_000  # no clock ran, so no time used and no increment
+    fake_clock.advance(seconds=20)
+    state = game_state(game, None)
+    assert state["clocks"]["running"] is None and state["clocks"]["black"] == 300_000
+    assert state["abort_at"] == int((start.timestamp() + 10 + 30) * 1000)
+    game_play_move(game_id=game.id, player=pair[1], ply=1, move_text="20-24")
+    game.refresh_from_db()
+    assert game.black_ms == 300_000
+    assert game_state(game, None)["abort_at"] is None
+    fake_clock.advance(seconds=10)
+    game_play_move(game_id=game.id, player=pair[0], ply=2, move_text="36-31")
     game.refresh_from_db()
     assert game.white_ms == 300_000 - 10_000 + 3_000
-    assert game.black_ms == 300_000
     fake_clock.advance(seconds=4)
     clocks = game_state(game, None)["clocks"]
     assert clocks == {"white": 293_000, "black": 296_000, "running": "black",
                       "initial": 300_000, "increment": 3_000}
 
 
+@pytest.mark.parametrize("time_control", ["untimed", "1+0"])
+def test_no_first_move_aborts_unrated(pair: Any, fake_clock: Any, time_control: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import rating.services
+
+    calls: list[str] = []
+    monkeypatch.setattr(rating.services, "rating_apply_game",
+                        lambda *, game: calls.append(game.id))
+    from kondavo.games.tasks import game_flag_sweep
+
+    game = new_game(pair, time_control=time_control)
+    Game.objects.filter(pk=game.id).update(rated=True)
+    fake_clock.advance(seconds=29)
+    assert game_flag_sweep() == 0
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="31-27")
+    fake_clock.advance(seconds=29)  # Black's first move is due 30 s after White's
+    assert game_flag_if_expired(game_id=game.id) is False
+    fake_clock.advance(seconds=1)
+    assert game_flag_sweep() == 1
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == ("aborted", None, "")
+    assert calls == []
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[1], ply=1, move_text="20-24")
+    assert err.value.code == "game_over"
+
+
+def test_late_first_move_is_refused_and_aborts(pair: Any, fake_clock: Any,
+                                               django_capture_on_commit_callbacks: Any,
+                                               recorded_side_effects: dict[str, Any]) -> None:
+    from kondavo.games import events
+
+    sent: list[Any] = []
+    game = new_game(pair)
+    fake_clock.advance(seconds=30)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events, "publish_game", lambda game_id, frames: sent.extend(frames))
+        with pytest.raises(GameError) as err, \
+                django_capture_on_commit_callbacks(execute=True):
+            game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="31-27")
+    assert err.value.code == "game_over"
+    assert sent == [{"v": 1, "t": "end", "d": {
+        "status": "aborted", "result": None,
+        "abort": {"reason": "no_first_move", "side": "white"}}}]
+
+
+def test_the_computer_is_never_hurried_but_the_human_is(guest_factory: Any,
+                                                        fake_clock: Any) -> None:
+    human = guest_factory()
+    game = game_create_vs_computer(player=human, ruleset="international", level=1,
+                                   color="black", time_control="5+3")  # the bot starts
+    assert game.flag_at is None and game_state(game, None)["abort_at"] is None
+    fake_clock.advance(seconds=120)
+    assert game_flag_if_expired(game_id=game.id) is False
+    bot = Game.objects.select_related("white").get(pk=game.id).white
+    game_play_move(game_id=game.id, player=bot, ply=0, move_text="31-27")
+    game.refresh_from_db()
+    assert game.flag_at == fake_clock.current + timedelta(seconds=30)
+    fake_clock.advance(seconds=30)
+    assert game_flag_if_expired(game_id=game.id) is True
+    game.refresh_from_db()
+    assert game.status == "aborted"
+
+
 def test_flag_with_no_client_connected(pair: Any, fake_clock: Any,
                                        recorded_side_effects: dict[str, list[Any]],
                                        django_capture_on_commit_callbacks: Any) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = new_game(pair, time_control="1+0")
-    # the embedded mode checks when White's clock would run out (a worker: the beat sweep)
-    assert recorded_side_effects["flag"] == [(game.id, 60.0)]
+        game = opened(pair, fake_clock, "1+0")
+    # the embedded mode checks each deadline (a worker: the beat sweep): both first moves,
+    # then White's clock
+    assert recorded_side_effects["flag"] == [(game.id, 30.0), (game.id, 30.0),
+                                             (game.id, 60.0)]
     fake_clock.advance(seconds=59)
     assert game_flag_if_expired(game_id=game.id) is False
     fake_clock.advance(seconds=1)
@@ -362,18 +454,19 @@ def test_flag_with_no_client_connected(pair: Any, fake_clock: Any,
 
 
 def test_late_move_is_refused_and_flags(pair: Any, fake_clock: Any) -> None:
-    game = new_game(pair, time_control="1+0")
+    game = opened(pair, fake_clock, "1+0")
     fake_clock.advance(seconds=61)
     with pytest.raises(GameError) as err:
-        game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+        game_play_move(game_id=game.id, player=pair[0], ply=2, move_text="36-31")
     assert err.value.code == "game_over"
     game.refresh_from_db()
     assert (game.status, game.winner, game.reason, game.moves) == (
-        "finished", "black", "timeout", [])
+        "finished", "black", "timeout", OPENING)
 
 
 def test_untimed_games_never_flag(pair: Any, fake_clock: Any) -> None:
-    game = new_game(pair)
+    game = opened(pair, fake_clock, "untimed")
+    assert game.flag_at is None
     fake_clock.advance(seconds=10**6)
     assert game_flag_if_expired(game_id=game.id) is False
     assert game_state(game, None)["clocks"] is None
@@ -390,6 +483,7 @@ def _open(game: Game, player: Any, socket: str) -> tuple[str, dict[str, Any]]:
 def test_presence_expires_without_a_close(pair: Any, fake_clock: Any, settings: Any) -> None:
     """A socket that is never closed (its process was killed) counts as gone ``ttl``
     seconds after its last heartbeat; the opponent may then claim after the claim time."""
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600  # no first-move abort here
     settings.KONDAVO_PRESENCE_TTL_SECONDS = 12
     settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
     white, black = pair
@@ -425,6 +519,7 @@ def test_presence_expires_without_a_close(pair: Any, fake_clock: Any, settings: 
 
 def test_claim_draw_and_tabs_and_spectators(pair: Any, fake_clock: Any, settings: Any,
                                             guest_factory: Any) -> None:
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600  # no first-move abort here
     settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
     white, black = pair
     game = new_game(pair)
@@ -453,6 +548,7 @@ def test_claim_draw_and_tabs_and_spectators(pair: Any, fake_clock: Any, settings
 
 def test_never_connected_opponent_counts_from_the_start(pair: Any, fake_clock: Any,
                                                        settings: Any) -> None:
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600  # no first-move abort here
     settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
     game = new_game(pair)
     _open(game, pair[0], "w1")
@@ -463,7 +559,8 @@ def test_never_connected_opponent_counts_from_the_start(pair: Any, fake_clock: A
     game_claim_victory(game_id=game.id, player=pair[0])
 
 
-def test_the_computer_never_leaves(guest_factory: Any, fake_clock: Any) -> None:
+def test_the_computer_never_leaves(guest_factory: Any, fake_clock: Any, settings: Any) -> None:
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 7200
     human = guest_factory()
     game = game_create_vs_computer(player=human, ruleset="international", level=1,
                                    color="white")
@@ -576,3 +673,14 @@ def test_move_as_a_variants_move_and_as_a_path(pair: Any) -> None:
     assert err.value.code == "bad_request"
     game = game_play_move(game_id=game.id, player=pair[1], ply=1, path=["19", "23"])
     assert game.moves == ["32-28", "19-23"]
+
+
+@pytest.mark.parametrize(("ruleset", "winner", "score"), [
+    ("international", "white", "2-0"), ("brazilian", None, "1-1"), ("spanish", "black", "0-2"),
+    ("english", "white", "1-0"), ("english", None, "1/2-1/2"), ("turkish", "black", "0-1"),
+])
+def test_result_score_in_the_rulesets_notation(ruleset: str, winner: str | None,
+                                               score: str) -> None:
+    game = Game(ruleset=ruleset, winner=winner, status=Game.Status.FINISHED, reason="resign")
+    assert selectors.result_payload(game) == {"winner": winner, "reason": "resign",
+                                              "score": score}

@@ -76,22 +76,14 @@ def game_decline_draw(*, game_id: str, player: Player, now: datetime | None = No
     """Decline the opponent's offer, or withdraw one's own."""
     def body(write: GameWrite, side: str) -> None:
         require_active(write.game)
-        if write.game.draw_offer is None:
+        offer = write.game.draw_offer
+        if offer is None:
             raise GameError("not_allowed", "there is no draw offer")
         write.game.draw_offer = None
-        write.add("draw_offer", {"by": None})
+        # declined_by: the side that said no (absent when the offerer withdrew).
+        write.add("draw_offer", {"by": None, **({"declined_by": side} if offer != side else {})})
 
     return _action(game_id, player, now, body)
-
-
-def abort(write: GameWrite) -> None:
-    """End the game without a result (publishes ``end`` with ``result: null``)."""
-    game = write.game
-    clocks.stop(game, write.now)
-    game.status = Game.Status.ABORTED
-    game.finished = write.now
-    game.draw_offer = None
-    write.add("end", {"status": game.status, "result": None})
 
 
 def game_abort(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
@@ -102,7 +94,7 @@ def game_abort(*, game_id: str, player: Player, now: datetime | None = None) -> 
             raise GameError("game_over", "the game is over")
         if game.status == Game.Status.ACTIVE and game.ply >= 2:
             raise GameError("not_allowed", "both sides have moved: resign instead")
-        abort(write)
+        clocks.abort(write, reason="by_player", side=side)
 
     return _action(game_id, player, now, body)
 

@@ -14,7 +14,7 @@ from kondavo.games import clock
 from kondavo.games.errors import GameError
 from kondavo.games.history import position_key
 from kondavo.games.models import Game
-from kondavo.games.selectors import players_payload
+from kondavo.games.selectors import abort_at, clocks_payload, players_payload
 from kondavo.games.services import clocks
 from kondavo.games.services.clocks import game_flag_if_expired
 from kondavo.games.services.store import SIDES, GameWrite, other
@@ -59,9 +59,11 @@ def activate(write: GameWrite, *, announce: bool) -> None:
     game.started = write.now
     if any(kind == Player.Kind.GUEST for kind in write.kinds.values()):
         game.rated = False  # guests never play rated games
-    clocks.start(game, write.now)
+    clocks.start(write)
     if announce:
-        write.add("players", {"players": players_payload(game), "status": game.status})
+        write.add("players", {"players": players_payload(game), "status": game.status,
+                              "clocks": clocks_payload(game, write.now),
+                              "abort_at": abort_at(game)})
 
 
 def _new_game(**fields: Any) -> Game:
@@ -123,7 +125,10 @@ def game_create_vs_computer(*, player: Player, ruleset: str, level: int,
 def game_create_friend(*, player: Player, ruleset: str, time_control: str = "untimed",
                        color: str = "random", rated: bool = False,
                        start_fen: str | None = None, now: datetime | None = None) -> Game:
-    """A game with an open seat; whoever else opens its link takes the seat."""
+    """A game with an open seat; whoever else opens its link takes the seat. Rated only
+    between accounts: a guest's request for a rated game makes a casual one, and a rated
+    game's seat is for an account only (``game_join``)."""
+    rated = bool(rated) and player.kind == Player.Kind.USER and not start_fen
     return game_create(creator=player, ruleset=ruleset, time_control=time_control,
                        color=color, rated=rated, start_fen=start_fen, now=now)
 
@@ -139,6 +144,8 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
         raise GameError("not_allowed", "this game already has two players")
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
+    if game.rated and player.kind != Player.Kind.USER:
+        raise GameError("not_allowed", "log in to play this rated game")
     side = "white" if game.white_id is None else "black"
     setattr(game, side, player)
     write.kinds[side] = player.kind
