@@ -42,6 +42,7 @@ class Game(models.Model):
         # Reasons of aborted games (no result):
         NO_FIRST_MOVE = "no_first_move", "No first move in time"
         BY_PLAYER = "by_player", "Aborted by a player"
+        BY_STAFF = "by_staff", "Aborted by the staff"
 
     id = models.CharField(primary_key=True, max_length=12, default=new_game_id, editable=False)
     ruleset = models.CharField(max_length=32)  # a stable key of the variants registry
