@@ -485,3 +485,107 @@ def fitted_evaluator(variant: Variant, *, lite: bool = False) -> FittedEvaluator
     """The fitted evaluator of ``variant`` from its committed weights, or None."""
     weights = load_weights(variant, lite=lite)
     return None if weights is None else FittedEvaluator(variant, weights)
+
+
+# --- the compiled evaluation's parameters ---------------------------------------------------
+NATIVE_HEADER: Final = 32
+NATIVE_MAX_BANDS: Final = 16
+# Header slots after the SCALARS weights (0..12); must match bots/native/eval.h.
+_H_START_PIECES, _H_FLYING, _H_DIAGONAL, _H_ROWS, _H_COLS, _H_NBANDS = 13, 14, 15, 16, 17, 18
+_H_KING_UNITS, _H_DRAW_SCALE, _H_DRIVE, _H_UNIT, _H_MOVE_DIRS, _H_BACK_DIRS = (
+    19, 20, 21, 22, 23, 25)
+# Square flags (per colour): must match KD_SQ_* in bots/native/eval.h.
+SQ_BACK_RANK, SQ_OPP_HALF, SQ_LEFT, SQ_RIGHT, SQ_NEAR, SQ_CENTRE, SQ_MAIN_LINE = (
+    1, 2, 4, 8, 16, 32, 64)
+
+
+def native_params_len(nsq: int) -> int:
+    return NATIVE_HEADER + 24 * nsq + NATIVE_MAX_BANDS * PATTERN_STATES
+
+
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def default_model(variant: Variant) -> dict[str, Any]:
+    """The hand-set evaluation's terms expressed on these features: the model of a ruleset
+    without fitted weights (e.g. a plugin), so the compiled evaluation always has one."""
+    from bots.engine.evaluation import weights_for
+
+    hw = weights_for(variant)
+    space = space_for(variant)
+    rows = space.rows
+    table = []
+    for sq in range(space.size):
+        progress = space.rel_rank[0][sq]
+        value = progress * hw["advance"] if 0 < progress < rows - 1 else 0
+        if (space.centre >> sq) & 1:
+            value += hw["centre"]
+        table.append(float(value))
+    return {
+        "scalars": {
+            "tempo": hw["tempo"], "man": hw["man"], "king": hw["king"],
+            "king_centre": hw["centre"], "man_mobility": hw["mobility"],
+            "back_guard": hw["back_rank"], "runaway": hw["runaway"] - 8 * rows,
+            "runaway_near": 8, "trade": hw["trade"] * hw["man"] / 100 / space.start_pieces,
+        },
+        "man_sq": table,
+    }
+
+
+def native_weights(variant: Variant) -> list[int]:
+    """The compiled evaluation's weights: the fitted ``full`` model, else :func:`default_model`."""
+    weights = load_weights(variant)
+    if weights is None:
+        weights = weights_from_model(space_for(variant), default_model(variant))
+    return weights
+
+
+def native_params(variant: Variant, weights: Sequence[int] | None = None) -> list[int]:
+    """The flat int32 array ``bots/native/eval.h`` describes (``kd_eval_init``'s input)."""
+    s = space_for(variant)
+    w = list(weights) if weights is not None else native_weights(variant)
+    n = s.size
+    if s.nbands > NATIVE_MAX_BANDS:
+        raise ValueError(f"{variant!r}: more than {NATIVE_MAX_BANDS} pattern bands")
+    header = [0] * NATIVE_HEADER
+    header[:len(SCALARS)] = w[:len(SCALARS)]
+    header[_H_START_PIECES] = s.start_pieces
+    header[_H_FLYING] = int(s.flying)
+    header[_H_DIAGONAL] = int(s.diagonal)
+    header[_H_ROWS], header[_H_COLS] = s.rows, s.cols
+    header[_H_NBANDS] = s.nbands
+    header[_H_KING_UNITS], header[_H_DRAW_SCALE] = KING_UNITS, DRAW_SCALE
+    header[_H_DRIVE], header[_H_UNIT] = DRIVE, WEIGHT_UNIT
+    for c in (0, 1):
+        header[_H_MOVE_DIRS + c] = sum(1 << d for d in s.move_dirs[c])
+        header[_H_BACK_DIRS + c] = sum(1 << d for d in s.back_dirs[c])
+    psq: list[int] = []
+    flags: list[int] = []
+    steps: list[int] = []
+    cones: list[int] = []
+    windows: list[int] = []
+    for c in (0, 1):
+        psq += [w[s.psq_base + s.canon[c][sq]] for sq in range(n)]
+        for sq in range(n):
+            f = 0
+            for mask, bit in ((s.back_rank[c], SQ_BACK_RANK), (s.opp_half[c], SQ_OPP_HALF),
+                              (s.left[c], SQ_LEFT), (s.right[c], SQ_RIGHT),
+                              (s.near[c], SQ_NEAR), (s.centre, SQ_CENTRE),
+                              (s.main_line, SQ_MAIN_LINE)):
+                if (mask >> sq) & 1:
+                    f |= bit
+            flags.append(f)
+        steps += list(s.steps[c])
+        for sq in range(n):
+            cones += [_int32(s.cone[c][sq] >> (32 * k)) for k in range(4)]
+        real = s.real_windows[c]
+        for i in range(n):
+            windows += list(real[i]) if i < len(real) else [-1] * PATTERN_SIZE
+    bands = [s.window_band[i] if i < len(s.windows) else -1 for i in range(n)]
+    patterns = [0] * (NATIVE_MAX_BANDS * PATTERN_STATES)
+    patterns[:s.nbands * PATTERN_STATES] = w[s.pat_base:]
+    out = (header + psq + flags + steps + list(s.file) + cones + windows + bands + patterns)
+    assert len(out) == native_params_len(n)
+    return out

@@ -35,7 +35,10 @@ MAX_LEVEL = 8
 class EngineConfig:
     """Deployment knobs, passed in as an argument (e.g. built from Django settings).
 
-    ``move_time``: seconds per move for the time-bounded level(s) (level 8).
+    ``move_time``: seconds per move for the time-bounded level(s) (level 8) in an untimed
+    game.
+    ``max_move_time``: their cap in a timed game, where the clock decides how much of it to
+    spend (:mod:`bots.engine.timing`); at least ``move_time``.
     ``max_time``: safety cap in seconds for the node-bounded levels.
     ``node_limit``: optional hard cap on nodes for every level (None: no extra cap).
     """
@@ -43,6 +46,7 @@ class EngineConfig:
     move_time: float = 1.0
     max_time: float = 5.0
     node_limit: int | None = None
+    max_move_time: float = 1.5
 
 
 DEFAULT_CONFIG = EngineConfig()
@@ -57,10 +61,13 @@ class Level:
     noise: int  # +- centi-men added to each root move's score
     random_move: float  # probability of a uniformly random legal move
 
-    def time_limit(self, config: EngineConfig) -> float:
+    def time_limit(self, config: EngineConfig, *, timed: bool = False) -> float:
+        """Seconds of the level's search: its share of ``move_time`` (``max_move_time``
+        in a timed game, as a cap), or the safety cap of a node-bounded level."""
         if not self.time_share:
             return max(0.01, config.max_time)
-        return max(0.01, config.move_time * self.time_share)
+        per_move = max(config.move_time, config.max_move_time) if timed else config.move_time
+        return max(0.01, per_move * self.time_share)
 
     def nodes(self, config: EngineConfig) -> int | None:
         limits = [n for n in (self.node_limit, config.node_limit) if n is not None]

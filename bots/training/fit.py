@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"data files (default: {DATA_DIR}/<ruleset>-*.txt)")
     parser.add_argument("--score-weight", type=float, default=0.0,
                         help="share of the score target where a score exists")
-    parser.add_argument("--reg", default="1e-5,3e-5,1e-4,3e-4",
+    parser.add_argument("--reg", default="1e-4,3e-4,1e-3,3e-3",
                         help="L2 strengths to try on the held-out data (tables only)")
     parser.add_argument("--max-positions", type=int, default=400_000)
     parser.add_argument("--out", default=None)

@@ -39,7 +39,7 @@ Chooser = Callable[[GameRecord, random.Random], tuple[Move, int | None]]
 
 
 def engine_chooser(variant: Variant, nodes: int, noise: int) -> Chooser:
-    from bots.engine.search import search
+    from bots.engine import search  # the compiled core when available
 
     def choose(record: GameRecord, rng: random.Random) -> tuple[Move, int | None]:
         result = search(variant, record, node_limit=nodes, time_limit=10.0,
@@ -60,6 +60,8 @@ def dame_chooser(variant: Variant, nodes: int) -> Chooser:
         board = dame.Board(variant.format_fen(record.position))
         found = engine.search(board, nodes=nodes)
         move = found.best_move
+        if move is None:
+            raise ValueError("no legal move")
         origin, dest = move.from_square - 1, move.to_square - 1
         captured = {sq - 1 for sq in move.captured}
         for legal in record.legal_moves():
@@ -104,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", required=True)
     parser.add_argument("--player", choices=("engine", "dame"), default="engine")
     parser.add_argument("--nodes", type=int, default=None,
-                        help="nodes per move (default: 1500 engine, 20000 dame)")
+                        help="nodes per move (default: 5000 engine, 20000 dame)")
     parser.add_argument("--noise", type=int, default=6, help="engine root noise, centi-men")
     parser.add_argument("--minutes", type=float, default=8.0)
     parser.add_argument("--max-plies", type=int, default=200)
@@ -115,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.player == "dame":
         choose = dame_chooser(variant, args.nodes or 20_000)
     else:
-        choose = engine_chooser(variant, args.nodes or 1500, args.noise)
+        choose = engine_chooser(variant, args.nodes or 5000, args.noise)
     out = Path(args.out) if args.out else DATA_DIR / f"{variant.key}-{args.player}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
     rng = random.Random(f"{args.seed}:{variant.key}:{args.player}")
