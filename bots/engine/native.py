@@ -15,9 +15,9 @@ survives between the searches of a game); :meth:`NativeEngine.search` returns th
 ``variant.legal_moves`` so they are the reference's own objects.
 
 Special outcomes (``Variant.special_outcome``) are known to the compiled search for
-positions with one piece per side (the core is given a table probed from the ruleset's
-hook); a ruleset whose special outcomes need more pieces is searched without them there.
-Game results are always decided by ``variants``.
+positions with one piece per side (:func:`special_table` probes the ruleset's hook on every
+such position once); a ruleset whose special outcomes need more pieces is searched without
+those. Game results are always decided by ``variants``.
 """
 
 from __future__ import annotations
@@ -27,23 +27,25 @@ import random
 import threading
 import time
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from bots.engine.features import native_params
-from bots.engine.search import SearchResult
+from bots.engine.search import MATE, SearchResult
 from variants import base as variants_base
 from variants.base import Precedence, PromotionRule, Variant
 from variants.game import GameRecord
 from variants.types import Color, Move, Position
 
+_kdcore: ModuleType | None
 try:  # the extension is built by `pip install`; without it everything runs in Python
-    from bots.native import _kdcore
+    import bots.native._kdcore as _kdcore
 except ImportError:  # pragma: no cover - exercised by the fallback test in a subprocess
     _kdcore = None
 
 ENGINE_ENV = "KONDAVO_ENGINE"
-TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "32"))
+TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "16"))
 
 _PRECEDENCE = {Precedence.FREE: 0, Precedence.MAX_PIECES: 1,
                Precedence.MAX_PIECES_THEN_KINGS: 2}
@@ -57,7 +59,9 @@ _NEUTRAL_METHODS = frozenset({
     "__init__", "__repr__", "_square_coords", "_label", "board", "square_label",
     "parse_square", "initial_position", "parse_fen", "_fen_squares", "format_fen",
     "format_move", "parse_move", "_path_fits", "_hint", "_example_move", "outcome",
-    "special_outcome", "squares",
+    "special_outcome", "draw_outcome", "squares", "_validate_declarations", "_own_words",
+    "localized_name", "summary_text", "capture_rule_text", "has_capture_explanation",
+    "rules_page", "perft_suite_path", "result_text",
 })
 # Declared rules the core reads (or that do not touch move generation). Any other class
 # attribute of Variant whose value a ruleset changes is a rule the core does not know.
@@ -67,8 +71,13 @@ _KNOWN_ATTRIBUTES = frozenset({
     "man_move_vectors", "man_capture_vectors", "flying_kings", "precedence",
     "immediate_removal", "no_reversal", "mid_capture_promotion", "full_capture_path",
     "draw_plies", "repetitions", "playable_parity", "number_from_bottom_right",
-    "eval_weights",
+    "eval_weights", "display_names", "summary", "capture_explanation", "rules_pages",
+    "scoring", "perft_suite", "playing_squares_dark",
 })
+# Capture precedence as an ordered tuple of criterion names -> the core's kinds.
+_CRITERIA: dict[tuple[str, ...], int] = {
+    (): 0, ("MOST_PIECES",): 1, ("MOST_PIECES", "MOST_KINGS"): 2,
+}
 _LIBRARY_MODULES = frozenset({variants_base.__name__})
 
 
@@ -100,8 +109,10 @@ def unsupported_reason(variant: Variant) -> str | None:
             continue
         if getattr(kind, name, default) != default:
             return f"{kind.__name__} declares {name}={getattr(kind, name)!r}"
-    if variant.precedence not in _PRECEDENCE:
+    if _precedence_code(variant) is None:
         return f"precedence {variant.precedence!r}"
+    if not getattr(variant, "men_capture_kings", True):
+        return "men may not capture kings"
     if variant.mid_capture_promotion not in _PROMOTION:
         return f"mid-capture promotion {variant.mid_capture_promotion!r}"
     g = variant.geometry
@@ -109,6 +120,17 @@ def unsupported_reason(variant: Variant) -> str | None:
         return f"{g.size} squares / {len(g.vectors)} directions exceed the core's limits"
     if any(len(ray) >= 16 for rays in g.rays for ray in rays):
         return "rays longer than the core's limit"
+    return None
+
+
+def _precedence_code(variant: Variant) -> int | None:
+    """The core's precedence kind for ``variant`` (None: a rule the core does not know)."""
+    precedence: object = variant.precedence
+    if isinstance(precedence, Precedence) and precedence in _PRECEDENCE:
+        return _PRECEDENCE[precedence]
+    criteria = getattr(variant, "capture_criteria", precedence)
+    if isinstance(criteria, tuple):
+        return _CRITERIA.get(tuple(str(getattr(c, "name", c)) for c in criteria))
     return None
 
 
@@ -138,13 +160,43 @@ def rules_spec(variant: Variant) -> dict[str, Any]:
         "man_moves": [dirs(variant.man_move_vectors, c) for c in Color],
         "man_captures": [dirs(variant.man_capture_vectors, c) for c in Color],
         "flying_kings": int(variant.flying_kings),
-        "precedence": _PRECEDENCE[variant.precedence],
+        "precedence": _precedence_code(variant),
         "immediate_removal": int(variant.immediate_removal),
         "no_reversal": int(variant.no_reversal),
         "promotion_rule": _PROMOTION[variant.mid_capture_promotion],
         "draw_plies": variant.draw_plies,
         "repetitions": variant.repetitions,
     }
+
+
+def special_table(variant: Variant) -> bytes:
+    """The ruleset's special outcomes with one piece per side, probed from its hook (the
+    layout of ``kd_engine_set_special`` in ``bots/native/search.h``); empty when the
+    ruleset has no special outcomes."""
+    if type(variant).special_outcome is Variant.special_outcome:
+        return b""
+    n = variant.geometry.size
+    codes = {None: 0, Color.WHITE: 1, Color.BLACK: 2}
+    table = bytearray(8 * n * n)
+    index = 0
+    for turn in Color:
+        for white_king in (0, 1):
+            for ws in range(n):
+                wbit = 1 << ws
+                for black_king in (0, 1):
+                    for bs in range(n):
+                        if bs != ws:
+                            bbit = 1 << bs
+                            position = Position(0 if white_king else wbit,
+                                                wbit if white_king else 0,
+                                                0 if black_king else bbit,
+                                                bbit if black_king else 0, turn)
+                            outcome = variant.special_outcome(position)
+                            if outcome is not None:
+                                table[index] = 3 if outcome.winner is None else \
+                                    codes[outcome.winner]
+                        index += 1
+    return bytes(table) if any(table) else b""
 
 
 def eval_params(variant: Variant) -> list[int]:
@@ -161,6 +213,10 @@ def _history_of(target: GameRecord | Position) -> tuple[Position, list[Position]
         earlier = list(positions[:-1])
         return positions[-1], earlier[len(earlier) - min(quiet, len(earlier)):], quiet
     return target, [], 0
+
+
+def _key(raw: Sequence[int]) -> tuple[int, int, int]:
+    return (int(raw[0]), int(raw[1]), int(raw[2]))
 
 
 def _args(p: Position) -> tuple[int, int, int, int, int]:
@@ -184,8 +240,16 @@ class NativeEngine:
         self.variant = variant
         self._spec = rules_spec(variant)
         self._params = eval_params(variant)
-        self.core = _kdcore.Core(self._spec, self._params, tt_mb)
+        self._module = _kdcore
+        self._special = special_table(variant)
+        self.core = self._new_core(tt_mb)
         self._lock = threading.Lock()
+
+    def _new_core(self, tt_mb: int) -> Any:
+        core = self._module.Core(self._spec, self._params, tt_mb)
+        if self._special:
+            core.set_special(self._special)
+        return core
 
     # --- move generation ------------------------------------------------------------------
     def legal_moves(self, position: Position) -> list[Move]:
@@ -222,7 +286,7 @@ class NativeEngine:
         root, earlier, quiet = _history_of(target)
         legal = variant.legal_moves(root)
         if not legal:
-            return SearchResult(None, -_kdcore.MATE, 0, 0, time.perf_counter() - started)
+            return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
         history = [self.hash(p) for p in earlier]
         seed_value = random.Random(seed).getrandbits(64)
         fresh = node_limit is not None if reuse_table is None else not reuse_table
@@ -234,10 +298,10 @@ class NativeEngine:
             finally:
                 self._lock.release()
         else:
-            raw = _kdcore.Core(self._spec, self._params, 4).search(*args)
+            raw = self._new_core(4).search(*args)
         best_key, score, depth, nodes, stopped, pv_keys = raw
         by_key = {m.key: m for m in legal}
-        best = by_key.get(tuple(best_key)) if best_key is not None else None
+        best = by_key.get(_key(best_key)) if best_key is not None else None
         if best is None:  # cannot happen with a correct core; never play an illegal move
             raise RuntimeError(f"compiled core returned a move not legal in "
                                f"{variant.format_fen(root)}: {best_key}")
@@ -245,7 +309,7 @@ class NativeEngine:
         pos = root
         for key in pv_keys:
             moves = {m.key: m for m in variant.legal_moves(pos)}
-            move = moves.get(tuple(key))
+            move = moves.get(_key(key))
             if move is None:
                 break
             pv.append(move)

@@ -353,11 +353,11 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         if not move.captured:
-                            k = move.key
+                            mkey = move.key
                             killers = self.killers[ply]
-                            if killers[0] != k:
+                            if killers[0] != mkey:
                                 killers[1] = killers[0]
-                                killers[0] = k
+                                killers[0] = mkey
                             hk = (move.path[0], move.path[-1])
                             self.history[hk] = self.history.get(hk, 0) + depth * depth
                         break

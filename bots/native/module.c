@@ -403,7 +403,21 @@ fail:
     return NULL;
 }
 
+static PyObject *Core_set_special(CoreObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    int rc = kd_engine_set_special(self->engine, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (rc) {
+        PyErr_SetString(PyExc_ValueError, "special outcome table of the wrong size");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Core_methods[] = {
+    {"set_special", (PyCFunction)Core_set_special, METH_O,
+     "set_special(table: bytes): special outcomes with one piece per side (search.h)"},
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_VARARGS,
      "legal_moves(wm, wk, bm, bk, turn) -> [(path, captured, promotes, mask)]"},
     {"perft", (PyCFunction)Core_perft, METH_VARARGS, "perft(wm, wk, bm, bk, turn, depth)"},

@@ -13,7 +13,8 @@
  * - Draws: a position repeated in the search path or in the game history given by the
  *   caller scores 0, and so does reaching the ruleset's draw counter limit.
  * - Limits: wall-clock deadline and node budget checked every KD_CHECK_EVERY nodes once the
- *   first iteration is complete; no new iteration starts past half the time budget.
+ *   first iteration is complete; an unfinished iteration still contributes a root move
+ *   that completed and beat the previous best.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ struct KdEngine {
     uint64_t z_side;
     TTEntry *tt;
     size_t tt_mask;
+    uint8_t *special; /* see kd_engine_set_special */
     uint8_t gen;
     /* per search */
     int64_t nodes, node_limit;
@@ -96,8 +98,35 @@ KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
     return e;
 }
 
+int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len) {
+    size_t n = (size_t)e->r.nsq;
+    free(e->special);
+    e->special = NULL;
+    if (!table || !len) return 0;
+    if (len != 8 * n * n) return -1;
+    e->special = malloc(len);
+    if (!e->special) return -1;
+    memcpy(e->special, table, len);
+    return 0;
+}
+
+static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
+    kd_bb w = p->men[0] | p->kings[0], b = p->men[1] | p->kings[1];
+    if (!w || !b || (w & (w - 1)) || (b & (b - 1))) return 0;
+    size_t n = (size_t)e->r.nsq;
+    int ws = kd_lsb(w), bs = kd_lsb(b);
+    size_t idx = ((((size_t)p->turn * 2 + (p->kings[0] ? 1 : 0)) * n + (size_t)ws) * 2 +
+                  (p->kings[1] ? 1 : 0)) * n + (size_t)bs;
+    int v = e->special[idx];
+    if (!v) return 0;
+    if (v == 3) *score = 0;
+    else *score = (v - 1) == p->turn ? KD_MATE - ply : -(KD_MATE - ply);
+    return 1;
+}
+
 void kd_engine_free(KdEngine *e) {
     if (!e) return;
+    free(e->special);
     free(e->tt);
     free(e);
 }
@@ -173,6 +202,10 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
             for (int k = 4; k <= quiet && top - k >= 0; k += 2)
                 if (e->stack[top - k] == h) return 0;
         }
+    }
+    if (e->special) {
+        int s;
+        if (special_score(e, pos, ply, &s)) return s;
     }
     const KdRules *r = &e->r;
     KdMoveList *ml = &e->lists[ply];
@@ -526,7 +559,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
         }
         if (e->deadline > 0) {
             double t = now();
-            if (t >= e->deadline || t - started > 0.5 * (e->deadline - started)) {
+            if (t >= e->deadline) {
                 stopped = depth < max_depth;
                 break;
             }

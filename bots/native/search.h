@@ -46,6 +46,11 @@ KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb);
 void kd_engine_free(KdEngine *e);
 void kd_engine_clear(KdEngine *e);
 uint64_t kd_hash(const KdEngine *e, const KdPos *p);
+/* A ruleset's special outcomes with one piece per side, as a table of
+ * 2 (turn) * 2 (White king?) * nsq * 2 (Black king?) * nsq bytes, index
+ * (((turn * 2 + white_is_king) * nsq + white_sq) * 2 + black_is_king) * nsq + black_sq;
+ * values: 0 none, 1 White wins, 2 Black wins, 3 draw. NULL/0 removes it. Returns 0 or -1. */
+int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len);
 void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
                KdSearchResult *out);
 
