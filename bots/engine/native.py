@@ -231,7 +231,10 @@ class NativeEngine:
     on a temporary engine with a small table instead of waiting.
     """
 
-    def __init__(self, variant: Variant, tt_mb: int = TT_MB) -> None:
+    def __init__(self, variant: Variant, tt_mb: int = TT_MB,
+                 params: Sequence[int] | None = None) -> None:
+        """``params``: evaluation parameters other than the ruleset's committed ones
+        (:func:`eval_params`), e.g. for the strength lab or the training data."""
         if _kdcore is None:
             raise RuntimeError("the compiled core is not built")
         reason = unsupported_reason(variant)
@@ -239,7 +242,7 @@ class NativeEngine:
             raise ValueError(f"{variant!r} cannot run on the compiled core: {reason}")
         self.variant = variant
         self._spec = rules_spec(variant)
-        self._params = eval_params(variant)
+        self._params = list(params) if params is not None else eval_params(variant)
         self._module = _kdcore
         self._special = special_table(variant)
         self.core = self._new_core(tt_mb)

@@ -7,7 +7,9 @@ side to move's view and fits ``P(mover wins) = sigmoid(w . x)`` by L2-regularise
 cross-entropy (L-BFGS). The target is the game's result from the mover's view (1, 0.5, 0);
 where the data has a search score from a stronger engine (dame-rs for International), the
 target mixes in ``sigmoid(score / s)`` with ``s`` fitted on the same data
-(``--score-weight``).
+(``--score-weight``). The L2 penalty pulls the weights towards the hand-set evaluation
+(expressed on these features, at the material-only fit's scale), not towards 0, so thin data
+cannot produce extreme values (``--no-prior`` turns that off).
 
 Two models are fitted: ``full`` (every feature, the compiled evaluation's) and ``lite``
 (no pattern features: the pure-Python search's, cheaper per node). Weights are converted to
@@ -33,7 +35,16 @@ import numpy as np
 from scipy import optimize, sparse
 
 from bots.engine.evaluation import evaluator_legacy
-from bots.engine.features import PATTERN_STATES, SCALARS, FeatureSpace, space_for, weights_path
+from bots.engine.features import (
+    PATTERN_STATES,
+    SCALARS,
+    WEIGHT_UNIT,
+    FeatureSpace,
+    default_model,
+    space_for,
+    weights_from_model,
+    weights_path,
+)
 from bots.training.generate import DATA_DIR
 from variants import Color, Position, Variant, get_variant
 
@@ -89,21 +100,30 @@ def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def logistic_fit(x: sparse.csr_matrix, y: np.ndarray, reg: np.ndarray) -> np.ndarray:
+def logistic_fit(x: sparse.csr_matrix, y: np.ndarray, reg: np.ndarray,
+                 prior: np.ndarray | None = None) -> np.ndarray:
+    """Cross-entropy of ``sigmoid(x @ w)`` against ``y`` plus ``reg/2 * (w - prior)^2``."""
     n = x.shape[0]
     xt = x.T.tocsr()
+    w0 = np.zeros(x.shape[1]) if prior is None else prior
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         z = x @ w
         p = _sigmoid(z)
         pc = np.clip(p, 1e-12, 1 - 1e-12)
-        value = -np.mean(y * np.log(pc) + (1 - y) * np.log(1 - pc)) + 0.5 * np.sum(reg * w * w)
-        grad = xt @ (p - y) / n + reg * w
+        d = w - w0
+        value = -np.mean(y * np.log(pc) + (1 - y) * np.log(1 - pc)) + 0.5 * np.sum(reg * d * d)
+        grad = xt @ (p - y) / n + reg * d
         return float(value), grad
 
-    res = optimize.minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B",
+    res = optimize.minimize(loss, w0.copy(), jac=True, method="L-BFGS-B",
                             options={"maxiter": 2000})
     return np.asarray(res.x)
+
+
+def prior_vector(space: FeatureSpace, variant: Variant) -> np.ndarray:
+    """The hand-set evaluation on these features (centi-men): the fit's prior."""
+    return np.array(weights_from_model(space, default_model(variant)), dtype=float) / WEIGHT_UNIT
 
 
 def fit_score_scale(scores: np.ndarray, results: np.ndarray) -> float:
@@ -125,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the score target where a score exists")
     parser.add_argument("--reg", default="1e-4,3e-4,1e-3,3e-3",
                         help="L2 strengths to try on the held-out data (tables only)")
+    parser.add_argument("--reg-scalars", type=float, default=1e-3,
+                        help="L2 strength of the scalar features (towards the prior)")
+    parser.add_argument("--no-prior", dest="prior", action="store_false",
+                        help="regularise towards 0 instead of the hand-set evaluation")
     parser.add_argument("--max-positions", type=int, default=400_000)
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
@@ -160,10 +184,18 @@ def main(argv: list[str] | None = None) -> int:
     is_table = np.arange(nf) >= len(SCALARS)
     lite_cols = np.arange(space.pat_base)
 
+    material_cols = np.array([space.index["tempo"], space.index["man"], space.index["king"]])
+    w_mat = logistic_fit(x_tr[:, material_cols], y_tr, np.full(3, REG_SCALARS))
+    ce_mat = cross_entropy(_sigmoid(x_va[:, material_cols] @ w_mat), y_va)
+    # Prior: the hand-set evaluation, in logits at the material-only fit's scale. Every
+    # weight is pulled towards it (not towards 0): with little data the fit stays close to
+    # a sane evaluation instead of inventing extreme values.
+    prior = prior_vector(space, variant) * (w_mat[1] / 100.0 if args.prior else 0.0)
+
     def fit_model(cols: np.ndarray, lam: float, xs: sparse.csr_matrix,
                   y: np.ndarray) -> np.ndarray:
-        reg = np.where(is_table[cols], lam, REG_SCALARS)
-        return logistic_fit(xs[:, cols], y, reg)
+        reg = np.where(is_table[cols], lam, args.reg_scalars)
+        return logistic_fit(xs[:, cols], y, reg, prior[cols])
 
     quality: dict[str, Any] = {}
     best: dict[str, tuple[float, float, np.ndarray]] = {}
@@ -174,9 +206,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name} lambda={lam:g}: validation cross-entropy {ce:.4f}", flush=True)
             if name not in best or ce < best[name][0]:
                 best[name] = (ce, lam, w)
-    material_cols = np.array([space.index["tempo"], space.index["man"], space.index["king"]])
-    w_mat = logistic_fit(x_tr[:, material_cols], y_tr, np.full(3, REG_SCALARS))
-    ce_mat = cross_entropy(_sigmoid(x_va[:, material_cols] @ w_mat), y_va)
     legacy = evaluator_legacy(variant)
     legacy_scores = np.array([legacy.evaluate(p) for p in positions], dtype=float)
     s_leg = fit_score_scale(legacy_scores[:split], y_tr)
@@ -191,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     if decided.any():
         quality["validation_decided_games_accuracy_full"] = round(
             float(np.mean((full_p[decided] > 0.5) == (r_va[decided] > 0.5))), 3)
-    quality["lambda"] = {"full": best["full"][1], "lite": best["lite"][1]}
+    quality["lambda"] = {"full": best["full"][1], "lite": best["lite"][1],
+                         "scalars": args.reg_scalars, "prior": "hand-set" if args.prior else 0}
     # Refit both on all the data with the chosen strengths, then scale to centi-men.
     out: dict[str, Any] = {}
     for name, cols in (("full", np.arange(nf)), ("lite", lite_cols)):

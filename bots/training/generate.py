@@ -2,7 +2,7 @@
 
 Every game starts from a short random opening (seeded), then both sides play the same
 engine. Each position reached is written with the game's result (from White's view: 1, 0.5,
-0) and, for the ``dame`` player, the search score of the side to move (centi-men). Lines
+0) and the search score of the side to move (centi-men). Lines
 of the output file (appended, one position per line):
 
     white_men white_kings black_men black_kings turn result score
@@ -12,7 +12,8 @@ bitboards as hexadecimal integers, ``turn`` 0/1, ``score`` an integer or ``-`` w
 Players:
 
 - ``engine``: Kondavo's own engine (the compiled core when available, else pure Python) at
-  a fixed node budget per move, with a little root noise so games differ;
+  a fixed node budget per move, with a little root noise so games differ (``--handset``:
+  with the hand-set evaluation instead of the committed fitted one);
 - ``dame``: dame-rs (International only, ``pip install dame-rs``) at a fixed node budget;
   its score of every position it moves from is recorded.
 
@@ -38,16 +39,34 @@ DATA_DIR = Path(".training-data")
 Chooser = Callable[[GameRecord, random.Random], tuple[Move, int | None]]
 
 
-def engine_chooser(variant: Variant, nodes: int, noise: int) -> Chooser:
-    from bots.engine import search  # the compiled core when available
+def engine_chooser(variant: Variant, nodes: int, noise: int, handset: bool = False) -> Chooser:
+    from bots.engine import search, uses_native
+    from bots.engine.search import MATE_BOUND
+
+    engine = None
+    if handset and uses_native(variant):
+        from bots.engine.features import (
+            default_model,
+            native_params,
+            space_for,
+            weights_from_model,
+        )
+        from bots.engine.native import NativeEngine
+
+        engine = NativeEngine(variant, params=native_params(
+            variant, weights_from_model(space_for(variant), default_model(variant))))
 
     def choose(record: GameRecord, rng: random.Random) -> tuple[Move, int | None]:
-        result = search(variant, record, node_limit=nodes, time_limit=10.0,
-                        seed=rng.getrandbits(32), noise=noise)
+        if engine is not None:
+            result = engine.search(record, node_limit=nodes, time_limit=10.0,
+                                   seed=rng.getrandbits(32), noise=noise)
+        else:
+            result = search(variant, record, node_limit=nodes, time_limit=10.0,
+                            seed=rng.getrandbits(32), noise=noise)
         if result.move is None:
             raise ValueError("no legal move")
-        # Our own scores are not written: results are the labels of self-play.
-        return result.move, None
+        score = result.score if abs(result.score) < MATE_BOUND else None
+        return result.move, score
     return choose
 
 
@@ -108,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=None,
                         help="nodes per move (default: 5000 engine, 20000 dame)")
     parser.add_argument("--noise", type=int, default=6, help="engine root noise, centi-men")
+    parser.add_argument("--handset", action="store_true",
+                        help="engine: play with the hand-set evaluation, not the fitted one")
     parser.add_argument("--minutes", type=float, default=8.0)
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
@@ -117,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.player == "dame":
         choose = dame_chooser(variant, args.nodes or 20_000)
     else:
-        choose = engine_chooser(variant, args.nodes or 5000, args.noise)
+        choose = engine_chooser(variant, args.nodes or 5000, args.noise, args.handset)
     out = Path(args.out) if args.out else DATA_DIR / f"{variant.key}-{args.player}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
     rng = random.Random(f"{args.seed}:{variant.key}:{args.player}")
