@@ -295,10 +295,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write-ratings", action="store_true",
                         help="chain the level-vs-level scores into nominal ratings (level 1 "
                              f"= {ANCHOR}) and write them to {RATINGS_FILE.name}")
+    parser.add_argument("--ratings-from", nargs="*", default=None,
+                        help="rebuild ratings.json from the level-vs-level rows of saved "
+                             "result tables (no games played)")
     parser.add_argument("--out", default=None, help="Markdown output file")
     args = parser.parse_args(argv)
     if args.issue10:
         return issue10(args, argv)
+    if args.ratings_from:
+        write_ratings(ladder_from_tables(args.ratings_from))
+        return 0
     if args.quick:
         args.games, args.time = 2, 0.3
     pairs = max(1, (args.games + 1) // 2)
@@ -343,7 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines.append(row)
         print(row, flush=True)
 
-    ladder: dict[str, dict[int, MatchResult]] = {}
+    ladder: dict[str, dict[int, tuple[float, int]]] = {}
     for ruleset in rulesets:
         if not args.no_levels:
             for level in levels:
@@ -351,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 r = match(ruleset, f"L{level}", engine_player(level, player_config),
                           f"L{level - 1}", engine_player(level - 1, config), pairs,
                           args.seed, args.max_plies)
-                ladder.setdefault(ruleset, {})[level] = r
+                ladder.setdefault(ruleset, {})[level] = (sum(r.scores), r.games)
                 report(r)
         if not args.no_baselines:
             report(match(ruleset, f"L{top}", engine_player(top, top_config), "random",
@@ -371,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              f"dame-rs {args.time}s", dame, pairs, args.seed,
                              args.max_plies))
     if args.write_ratings:
-        lines += ["", "## Nominal ratings", ""] + write_ratings(ladder, 2 * pairs)
+        lines += ["", "## Nominal ratings", ""] + write_ratings(ladder)
     out = Path(args.out) if args.out else RESULTS_DIR / f"strength-{dt.date.today()}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n")
@@ -382,18 +388,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 ANCHOR = 800  # nominal rating of level 1
 
 
-def chain_ratings(steps: dict[int, float]) -> dict[int, int]:
+def chain_ratings(steps: dict[int, tuple[float, int]]) -> dict[int, int]:
     """Ratings from level 1 (= ANCHOR) up, adding the Elo of each level's score against the
-    level below (``steps[level]``: score in 0..1); stops at the first unmeasured level."""
+    level below (``steps[level]``: points and games); stops at the first unmeasured level.
+
+    Each score counts one extra virtual draw, ``(points + 0.5) / (games + 1)``, so a short
+    match won outright gives a large but finite step instead of the clamp."""
     ratings = {1: ANCHOR}
     level = 2
     while level in steps:
-        ratings[level] = round(ratings[level - 1] + _elo(steps[level]))
+        points, games = steps[level]
+        ratings[level] = round(ratings[level - 1] + _elo((points + 0.5) / (games + 1)))
         level += 1
     return ratings
 
 
-def write_ratings(ladder: dict[str, dict[int, MatchResult]], games: int) -> list[str]:
+def write_ratings(ladder: dict[str, dict[int, tuple[float, int]]]) -> list[str]:
     """Merge the chained ratings of every fully measured ruleset into ratings.json."""
     try:
         table = json.loads(RATINGS_FILE.read_text(encoding="utf-8"))
@@ -401,18 +411,41 @@ def write_ratings(ladder: dict[str, dict[int, MatchResult]], games: int) -> list
         table = {}
     out = []
     for ruleset, results in ladder.items():
-        ratings = chain_ratings({lv: r.score for lv, r in results.items()})
+        ratings = chain_ratings(results)
         if len(ratings) < MAX_LEVEL:
             out.append(f"{ruleset}: levels 2-{MAX_LEVEL} not all measured; not written")
             continue
         table[ruleset] = {str(lv): r for lv, r in sorted(ratings.items())}
+        counts = sorted({g for _p, g in results.values()})
         out.append(f"{ruleset}: " + ", ".join(f"L{lv} {r}" for lv, r in ratings.items())
-                   + f" ({games} games per adjacent pair)")
+                   + f" ({'/'.join(map(str, counts))} games per adjacent pair)")
     RATINGS_FILE.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n",
                             encoding="utf-8")
     for line in out:
         print(line)
     return out
+
+
+def ladder_from_tables(paths: Sequence[str]) -> dict[str, dict[int, tuple[float, int]]]:
+    """Level-vs-level results (``| ruleset | L<n> | L<n-1> | W | D | L |`` rows) of saved
+    tables; a later row for the same pairing adds to the earlier ones."""
+    ladder: dict[str, dict[int, tuple[float, int]]] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 6 or not (cells[1][:1] == "L" and cells[2][:1] == "L"):
+                continue
+            try:
+                level, below = int(cells[1][1:]), int(cells[2][1:])
+                wins, draws, losses = int(cells[3]), int(cells[4]), int(cells[5])
+            except ValueError:
+                continue
+            if below != level - 1:
+                continue
+            points, games = ladder.setdefault(cells[0], {}).get(level, (0.0, 0))
+            ladder[cells[0]][level] = (points + wins + draws / 2,
+                                       games + wins + draws + losses)
+    return ladder
 
 
 def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:

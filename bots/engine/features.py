@@ -84,7 +84,8 @@ class FeatureSpace:
         coords = g.coords
         index = {rc: i for i, rc in enumerate(coords)}
         rows, cols = self.rows, self.cols
-        white_up = bool(variant.promotion_squares(Color.WHITE) >> _top_square(coords, rows))
+        top = _top_square(coords, rows)
+        white_up = bool((variant.promotion_squares(Color.WHITE) >> top) & 1)
         # Relative rank: 0 on the colour's own first row, rows - 1 on its promotion row.
         rel = [[r if white_up else rows - 1 - r for r, _c in coords],
                [rows - 1 - r if white_up else r for r, _c in coords]]
@@ -589,3 +590,8 @@ def native_params(variant: Variant, weights: Sequence[int] | None = None) -> lis
     out = (header + psq + flags + steps + list(s.file) + cones + windows + bands + patterns)
     assert len(out) == native_params_len(n)
     return out
+
+
+def reference_evaluator(variant: Variant) -> FittedEvaluator:
+    """The Python twin of the compiled evaluation of ``variant`` (same weights, same score)."""
+    return FittedEvaluator(variant, native_weights(variant))
