@@ -295,6 +295,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write-ratings", action="store_true",
                         help="chain the level-vs-level scores into nominal ratings (level 1 "
                              f"= {ANCHOR}) and write them to {RATINGS_FILE.name}")
+    parser.add_argument("--eval-ab", nargs="*", default=None, metavar="WEIGHTS.json",
+                        help="evaluation A/B on the compiled core at --ab-nodes per move: "
+                             "the committed fitted weights (or the given files, one per "
+                             "ruleset) against the hand-set evaluation, or with two files "
+                             "per ruleset given as A.json:B.json, A against B")
+    parser.add_argument("--ab-nodes", type=int, default=20_000)
     parser.add_argument("--ratings-from", nargs="*", default=None,
                         help="rebuild ratings.json from the level-vs-level rows of saved "
                              "result tables (no games played)")
@@ -302,6 +308,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.issue10:
         return issue10(args, argv)
+    if args.eval_ab is not None:
+        return eval_ab(args, argv)
     if args.ratings_from:
         write_ratings(ladder_from_tables(args.ratings_from))
         return 0
@@ -428,9 +436,11 @@ def write_ratings(ladder: dict[str, dict[int, tuple[float, int]]]) -> list[str]:
 
 def ladder_from_tables(paths: Sequence[str]) -> dict[str, dict[int, tuple[float, int]]]:
     """Level-vs-level results (``| ruleset | L<n> | L<n-1> | W | D | L |`` rows) of saved
-    tables; a later row for the same pairing adds to the earlier ones."""
+    tables. Rows of one file for the same pairing add up; a later file's pairing replaces
+    an earlier file's (a re-measurement, e.g. after a level changed)."""
     ladder: dict[str, dict[int, tuple[float, int]]] = {}
     for path in paths:
+        found: dict[tuple[str, int], tuple[float, int]] = {}
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) < 6 or not (cells[1][:1] == "L" and cells[2][:1] == "L"):
@@ -442,10 +452,78 @@ def ladder_from_tables(paths: Sequence[str]) -> dict[str, dict[int, tuple[float,
                 continue
             if below != level - 1:
                 continue
-            points, games = ladder.setdefault(cells[0], {}).get(level, (0.0, 0))
-            ladder[cells[0]][level] = (points + wins + draws / 2,
-                                       games + wins + draws + losses)
+            points, games = found.get((cells[0], level), (0.0, 0))
+            found[(cells[0], level)] = (points + wins + draws / 2,
+                                        games + wins + draws + losses)
+        for (ruleset, level), result in found.items():
+            ladder.setdefault(ruleset, {})[level] = result
     return ladder
+
+
+def native_player(variant: Variant, params: list[int], nodes: int) -> Player:
+    from bots.engine.native import NativeEngine
+
+    engine = NativeEngine(variant, tt_mb=16, params=params)
+
+    def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        found = engine.search(record, node_limit=nodes, seed=rng.getrandbits(32))
+        if found.move is None:
+            raise ValueError("no legal move")
+        return found.move
+    return play
+
+
+def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """Two evaluations at equal nodes on the compiled core, per ruleset."""
+    from bots.engine.features import (
+        default_model,
+        native_params,
+        space_for,
+        weights_from_model,
+    )
+
+    pairs = max(1, (args.games + 1) // 2)
+    rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
+    given = {}
+    for spec in args.eval_ab:
+        a, _, b = spec.partition(":")
+        given[json.loads(Path(a).read_text(encoding="utf-8"))["ruleset"]] = (a, b or None)
+
+    def params(variant: Variant, path: str | None) -> tuple[str, list[int]]:
+        space = space_for(variant)
+        if path is None:
+            return "hand-set", native_params(variant, weights_from_model(
+                space, default_model(variant)))
+        if path == "committed":
+            return "fitted", native_params(variant)
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        return Path(path).name, native_params(variant, weights_from_model(space, doc["full"]))
+
+    lines = [f"# Evaluation A/B, {dt.date.today().isoformat()}", "",
+             f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
+             f"{2 * pairs} games per match, {args.ab_nodes:,} nodes per move for both sides "
+             "on the compiled core, colour-alternating pairs from random 2-4 ply openings.",
+             "", "| ruleset | A | B | W | D | L | score of A | Elo [95%] | time |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    print("\n".join(lines), flush=True)
+    for ruleset in rulesets:
+        variant = get_variant(ruleset)
+        a_path, b_path = given.get(ruleset, ("committed", None))
+        name_a, pa = params(variant, a_path)
+        name_b, pb = params(variant, b_path)
+        r = match(ruleset, name_a, native_player(variant, pa, args.ab_nodes), name_b,
+                  native_player(variant, pb, args.ab_nodes), pairs, args.seed,
+                  args.max_plies)
+        elo, lo, hi = r.elo()
+        row = (f"| {ruleset} | {name_a} | {name_b} | {r.wins} | {r.draws} | {r.losses} | "
+               f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
+               f"{r.seconds:.0f} s |")
+        lines.append(row)
+        print(row, flush=True)
+    if args.out:
+        Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"\nsaved {args.out}")
+    return 0
 
 
 def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:

@@ -12,7 +12,7 @@ is meant to be beatable by a beginner: it looks one move ahead, sees big noise a
 random move one time in three.
 
 Spacing: levels 1-4 are full-width searches of depth 1-4 with decreasing noise; levels 5-7
-grow about 3x in nodes (8k, 25k, 80k) and shed their root noise (10, 0, 0 centi-men: noise
+grow about 2-4x in nodes (12k, 25k, 100k) and shed their root noise (16, 8, 0 centi-men: noise
 also turns off the root's null-window search, so a noisy level reaches a little less deep
 for its nodes). On the compiled core (300k-1M nodes/s) level 7 answers in about 0.1-0.3 s
 and level 8 searches about 4-10x level 7's nodes in its second; on the pure-Python fallback
@@ -77,10 +77,10 @@ LEVELS: dict[int, Level] = {
     1: Level(1, max_depth=1, node_limit=1_000, time_share=0, noise=150, random_move=0.33),
     2: Level(2, max_depth=2, node_limit=1_500, time_share=0, noise=80, random_move=0.12),
     3: Level(3, max_depth=3, node_limit=2_000, time_share=0, noise=35, random_move=0.03),
-    4: Level(4, max_depth=4, node_limit=3_000, time_share=0, noise=20, random_move=0.0),
-    5: Level(5, max_depth=64, node_limit=8_000, time_share=0, noise=10, random_move=0.0),
-    6: Level(6, max_depth=64, node_limit=25_000, time_share=0, noise=0, random_move=0.0),
-    7: Level(7, max_depth=64, node_limit=80_000, time_share=0, noise=0, random_move=0.0),
+    4: Level(4, max_depth=4, node_limit=6_000, time_share=0, noise=20, random_move=0.0),
+    5: Level(5, max_depth=64, node_limit=12_000, time_share=0, noise=16, random_move=0.0),
+    6: Level(6, max_depth=64, node_limit=25_000, time_share=0, noise=8, random_move=0.0),
+    7: Level(7, max_depth=64, node_limit=100_000, time_share=0, noise=0, random_move=0.0),
     8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),
 }
 
