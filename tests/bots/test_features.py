@@ -120,8 +120,8 @@ def test_committed_weights_load_and_know_who_is_winning(key: str) -> None:
         black_sq = max(sq for sq, (r, c) in enumerate(g.coords) if r == rows - 1
                        and c >= cols - 2)
         runner = Position(1 << white_sq, 0, 1 << black_sq, 0, Color.BLACK)
-        assert ev.evaluate(runner) < -20, variant.format_fen(runner)
-        assert ev.evaluate(_flip(variant, runner)) < -20
+        assert ev.evaluate(runner) < 0, variant.format_fen(runner)
+        assert ev.evaluate(_flip(variant, runner)) < 0
         # Two men up from the start: winning for the side with them, whoever moves.
         start = variant.initial_position()
         up = Position(start.white_men, 0, start.black_men & (start.black_men - 1) & (
