@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from variants import Precedence
+from .rulesets import capture_sentences
 
 
 def js_strings() -> dict[str, object]:
@@ -34,6 +34,7 @@ def js_strings() -> dict[str, object]:
         "copy": _("Copy link"),
         "copied": _("Copied"),
         "spectator": _("You are watching this game."),
+        "spectatorToMove": _("You are watching this game: {side} to move."),
         "chooseCapture": _("Several captures are possible: click the next landing square."),
         "captureBanner": _("Capture is mandatory: {rule}"),
         "aborted": _("Game aborted"),
@@ -46,6 +47,28 @@ def js_strings() -> dict[str, object]:
         "rematchOffered": _("{side} wants a rematch."),
         "youOfferedRematch": _("Rematch offered."),
         "opponentLeft": _("Your opponent has left the game."),
+        "opponentLeftCountdown": _(
+            "Your opponent left the game. You can claim victory in {s} s."),
+        "opponentLeftClaim": _(
+            "Your opponent left the game. Claim victory, call it a draw, or wait."),
+        "drawDeclined": _("Your draw offer was declined."),
+        "spectators": _("Spectators: {n}"),
+        "online": _("online"),
+        "offline": _("offline"),
+        "level": _("level {n}"),
+        "abortedUnrated": _("No move was played in time: the game is not rated."),
+        "abortedNoFirstMove": _("{side} did not make a first move in time: no result, unrated."),
+        "firstMoveYou": _("Your turn: {s} s for your first move"),
+        "firstMoveThem": _("{side} has {s} s for a first move"),
+        "reviewing": _("Move {n} of {total}."),
+        "reviewingLive": _("Move {n} of {total}. Press ↓ or » to return to the game."),
+        # why a click on the board played nothing
+        "spectatorNoMoves": _("You are watching: only the players can move."),
+        "waitingNoMoves": _("The game starts when your opponent arrives."),
+        "mustCapture": _("A capture is mandatory: play one of the marked pieces."),
+        "notALandingSquare": _("That piece cannot go there."),
+        "notYourPiece": _("That is your opponent's piece."),
+        "pieceCannotMove": _("That piece cannot move now: try a marked one."),
         "noMoves": _("No moves yet."),
         "untimed": _("Untimed"),
         "rated": _("Rated"),
@@ -66,6 +89,11 @@ def js_strings() -> dict[str, object]:
         "confirmResign": _("Resign this game?"),
         "newGame": _("New game"),
         "toRematch": _("Go to the rematch"),
+        "acceptRematch": _("Accept the rematch"),
+        "withdraw": _("Withdraw"),
+        "callDraw": _("Call it a draw"),
+        "analyse": _("Analyse"),
+        "takeback": _("Take back"),
         # result reasons
         "reasons": {
             "no_pieces": _("no pieces left"),
@@ -78,16 +106,9 @@ def js_strings() -> dict[str, object]:
             "timeout": _("time ran out"),
             "abandoned": _("the opponent left the game"),
         },
-        # capture rules: the server sends the rule in English; the banner says why in words
-        "captureRules": {
-            Precedence.FREE.description: _(
-                "Capture is mandatory: you may choose any capture, but you must complete it."),
-            Precedence.MAX_PIECES.description: _(
-                "Capture is mandatory: the longest capture is mandatory."),
-            Precedence.MAX_PIECES_THEN_KINGS.description: _(
-                "Capture is mandatory: the longest capture, then the one taking the most "
-                "kings."),
-        },
+        # capture rules: the server sends the rule in English (``capture_rule``); the banner
+        # says why in the ruleset's own words, or the site's for the shared rules
+        "captureRules": capture_sentences(),
         # errors
         "errors": {
             "not_your_turn": _("It is not your turn."),
@@ -101,7 +122,22 @@ def js_strings() -> dict[str, object]:
             "rate_limited": _("Too many requests; slow down."),
             "generic": _("Something went wrong."),
         },
+        # analysis board
+        "analysisNothing": _("Paste a PDN or a FEN first."),
+        "analysisTooLarge": _("That file is too large for a game."),
+        "whiteWon": _("White has won"),
+        "blackWon": _("Black has won"),
+        "winIn": _("{side} wins in {n}"),
+        "thinking": _("The engine is thinking…"),
+        "depth": _("depth {n}"),
+        "bestLine": _("Best line"),
+        "reviewProgress": _("Reviewing position {n} of {total}…"),
+        "reviewDone": _("Review done. Moves marked ? or ??: {n}."),
+        "editorHint": _("Set up the position, then press “Analyse this position”."),
         # lobby
+        "randomColour": _("Random"),
+        "challengedBy": _("{name} challenges you to a game of {ruleset}."),
+        "openGame": _("Open the game"),
         "seekWaiting": _("Waiting for someone to accept your seek…"),
         "noSeeks": _("No open seeks right now. Create one!"),
         "join": _("Play"),

@@ -1,4 +1,4 @@
-"""Games and lobby seeks. Data and database constraints only: logic is in services.py."""
+"""Games and lobby seeks. Data and database constraints only: logic is in the services package."""
 
 from __future__ import annotations
 
@@ -91,12 +91,6 @@ class Game(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
-    # Presence, for claim-victory: open websockets per side and when the last one closed.
-    white_connections = models.PositiveIntegerField(default=0)
-    black_connections = models.PositiveIntegerField(default=0)
-    white_left_at = models.DateTimeField(null=True, blank=True)
-    black_left_at = models.DateTimeField(null=True, blank=True)
-
     class Meta:
         ordering = ["-created"]
         indexes = [models.Index(fields=["status", "created"], name="game_status_created")]
@@ -162,6 +156,8 @@ class Seek(models.Model):
     ruleset = models.CharField(max_length=32)
     time_control = models.CharField(max_length=16)
     rated = models.BooleanField(default=False)
+    # The colour the seek's author plays: "white", "black" or "random".
+    color = models.CharField(max_length=6, default="random")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created = models.DateTimeField(auto_now_add=True)
     game = models.OneToOneField(

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
+from bots.engine.ratings import nominal_rating
 from kondavo.accounts.models import Player
 from kondavo.games import clock
+from kondavo.games import presence as presence_store
 from kondavo.games.models import Game, Seek
+from kondavo.games.presence import PresenceView
 from variants import Color, GameRecord, Move, Position, Variant, get_variant
 from variants.pdn import write_pdn
+
+log = logging.getLogger(__name__)
 
 GAME_PAGE_URL = "/game/{id}/"  # the page itself is the frontend app's
 
@@ -69,9 +75,19 @@ def clock_remaining(game: Game, side: str, now: datetime) -> int | None:
 
 
 def clock_running(game: Game) -> str | None:
-    if not game.timed or game.status != Game.Status.ACTIVE or game.turn_started_at is None:
+    """The side whose clock runs: none before each side has made its first move."""
+    if (not game.timed or game.status != Game.Status.ACTIVE or game.turn_started_at is None
+            or game.ply < 2):
         return None
     return turn_of(game)
+
+
+def abort_at(game: Game) -> int | None:
+    """Before each side's first move: when the game is aborted if the side to move has not
+    moved (epoch ms); None otherwise (and while a bot is to move)."""
+    if game.status != Game.Status.ACTIVE or game.ply >= 2 or game.flag_at is None:
+        return None
+    return int(game.flag_at.timestamp() * 1000)
 
 
 def clocks_payload(game: Game, now: datetime) -> dict[str, Any] | None:
@@ -106,21 +122,21 @@ def legal_payload(variant: Variant, position: Position) -> list[dict[str, Any]]:
 
 
 def player_rating(player: Player, ruleset: str) -> int | None:
-    """Seam to the rating app: ``rating.selectors.rating_for_player(player=, ruleset=)``."""
-    try:
-        from rating import selectors as rating_selectors  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    fn = getattr(rating_selectors, "rating_for_player", None)
-    if fn is None:
-        return None
-    value = fn(player=player, ruleset=ruleset)
-    return int(value) if value is not None else None
+    """The rating shown next to a player (``hooks.player_rating``: the rating app's)."""
+    from kondavo.games import hooks
+
+    return hooks.player_rating(player=player, ruleset=ruleset)
 
 
 def player_payload(player: Player | None, ruleset: str) -> dict[str, Any] | None:
     if player is None:
         return None
+    if player.kind == Player.Kind.BOT:
+        # A bot has no Elo of its own: its level's nominal rating, measured per ruleset
+        # (None when not measured: pages then show the level alone).
+        level = int(player.bot_level or 0)
+        return {"name": player.name, "kind": player.kind, "level": level,
+                "rating": nominal_rating(ruleset, level)}
     return {"name": player.name, "kind": player.kind, "rating": player_rating(player, ruleset)}
 
 
@@ -134,18 +150,88 @@ def players_payload(game: Game) -> dict[str, Any]:
 def result_payload(game: Game) -> dict[str, Any] | None:
     if game.status != Game.Status.FINISHED:
         return None
-    score = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
-    return {"winner": game.winner, "reason": game.reason, "score": score}
+    return {"winner": game.winner, "reason": game.reason, "score": result_score(game)}
 
 
-def presence_payload(game: Game) -> dict[str, bool]:
-    return {"white": game.white_connections > 0, "black": game.black_connections > 0}
+def result_score(game: Game) -> str:
+    """The result from White's side in the ruleset's notation ("2-0", "1-0", "1/2-1/2"...)."""
+    winner = {"white": Color.WHITE, "black": Color.BLACK}.get(game.winner or "")
+    return get_variant(game.ruleset).result_text(winner)
+
+
+def takeback_allowed(*, rated: bool, opponent_kind: str | None) -> bool:
+    """A player may take moves back only in a casual game against the computer."""
+    return not rated and opponent_kind == Player.Kind.BOT
+
+
+def claim_seconds() -> float:
+    """How long a player must have been gone before the opponent may claim the game."""
+    return float(getattr(settings, "KONDAVO_CLAIM_VICTORY_SECONDS", 60))
+
+
+def away_since(game: Game, view: PresenceView, side: str) -> float | None:
+    """Since when (epoch seconds) the player of ``side`` has had no live socket; None while
+    online. A player never seen counts from the start of the game."""
+    if view.online.get(side, False):
+        return None
+    left = view.left_at.get(side)
+    if left is None and game.started is not None:
+        left = game.started.timestamp()
+    return left
+
+
+def presence_payload(game: Game, view: PresenceView | None) -> dict[str, Any]:
+    """The ``presence`` payload of docs/protocol.md: per side online or since when gone
+    (``left_at``, epoch ms) and when the opponent may claim the game (``claim_at``, epoch
+    ms: only while the game is active), the number of spectators, and the server's time.
+    A bot is always online. ``view`` None (the store did not answer): everyone online."""
+    now = view.now if view is not None else clock.now().timestamp()
+    out: dict[str, Any] = {"left_at": {}, "claim_at": {}}
+    for side in ("white", "black"):
+        player = game.player_of(side)
+        left = None
+        if view is not None and player is not None and player.kind != Player.Kind.BOT:
+            left = away_since(game, view, side)
+        claim = (left + claim_seconds()
+                 if left is not None and game.status == Game.Status.ACTIVE else None)
+        out[side] = player is not None and left is None
+        out["left_at"][side] = _ms(left)
+        out["claim_at"][side] = _ms(claim)
+    out["spectators"] = view.spectators if view is not None else 0
+    out["now"] = _ms(now)
+    return out
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else int(seconds * 1000)
+
+
+def game_presence_view(game_id: str, now: datetime | None = None) -> PresenceView | None:
+    """The game's presence now, or None if the presence store does not answer."""
+    try:
+        return presence_store.store().view(str(game_id), clock.resolve(now).timestamp())
+    except Exception:
+        log.warning("presence store unavailable", exc_info=True)
+        return None
+
+
+def _viewer_may_take_back(game: Game, viewer: Player | None) -> bool:
+    side = game.side_of(viewer)
+    if side is None:
+        return False
+    opponent = game.black if side == "white" else game.white
+    return takeback_allowed(rated=game.rated,
+                            opponent_kind=opponent.kind if opponent is not None else None)
 
 
 def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None,
-               record: GameRecord | None = None) -> dict[str, Any]:
-    """The ``state`` payload of docs/protocol.md for ``viewer`` (None: anonymous)."""
+               record: GameRecord | None = None,
+               presence: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``state`` payload of docs/protocol.md for ``viewer`` (None: anonymous);
+    ``presence``: the game's presence payload if already read."""
     now = clock.resolve(now)
+    if presence is None:
+        presence = presence_payload(game, game_presence_view(game.id, now))
     variant = get_variant(game.ruleset)
     record = record if record is not None else game_record(game)
     position = record.position
@@ -162,7 +248,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "variant": variant.key,
         "variant_name": variant.name,
         "board": variant.board.as_dict(),
-        "capture_rule": variant.precedence.description,
+        "capture_rule": variant.capture_rule_text(),
         "fen": game.fen,
         "ply": game.ply,
         "turn": side_name(position.turn),
@@ -170,6 +256,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "last_move": last_move,
         "legal": legal,
         "clocks": clocks_payload(game, now),
+        "abort_at": abort_at(game),
         "players": players_payload(game),
         "you": game.side_of(viewer),
         "status": game.status,
@@ -179,12 +266,42 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
                     if game.rematch_id else
                     ({"offered_by": game.rematch_offer} if game.rematch_offer else None)),
         "rated": game.rated,
+        "takeback_allowed": _viewer_may_take_back(game, viewer),
         "time_control": game.time_control,
-        "presence": presence_payload(game),
-        "claim_victory_after_ms": int(
-            getattr(settings, "KONDAVO_CLAIM_VICTORY_SECONDS", 60) * 1000),
+        "presence": presence,
+        "claim_victory_after_ms": int(claim_seconds() * 1000),
+        "heartbeat_ms": int(presence_store.heartbeat_seconds() * 1000),
         "url": game_url(game.id),
     }
+
+
+# --------------------------------------------------------------------------- watch
+
+def games_live(*, ruleset: str | None = None, limit: int = 30,
+               scan: int = 300) -> list[dict[str, Any]]:
+    """Games being played now (both seats taken), the highest rated first: a game's rating is
+    its stronger player's (a bot's nominal rating; guests count as unrated), ties newest
+    first. ``scan`` bounds how many of the most recently started games are considered."""
+    qs = Game.objects.select_related("white", "black").filter(status=Game.Status.ACTIVE)
+    if ruleset:
+        qs = qs.filter(ruleset=ruleset)
+    out = []
+    for game in qs.order_by("-started", "-created")[:scan]:
+        players = players_payload(game)
+        ratings = [p["rating"] for p in players.values() if p and p.get("rating")]
+        variant = get_variant(game.ruleset)
+        out.append({
+            "id": game.id, "url": game_url(game.id), "ruleset": variant.key,
+            "variant_name": variant.name, "players": players, "rated": game.rated,
+            "time_control": game.time_control, "ply": game.ply, "fen": game.fen,
+            "rating": max(ratings) if ratings else None,
+        })
+    out.sort(key=lambda g: -(g["rating"] or 0))  # stable: newest first among equals
+    out = out[:limit]
+    for entry in out:  # one presence read per listed game
+        view = game_presence_view(entry["id"])
+        entry["spectators"] = view.spectators if view is not None else 0
+    return out
 
 
 # --------------------------------------------------------------------------- lobby
@@ -201,7 +318,9 @@ def seeks_open(*, limit: int = 200) -> list[dict[str, Any]]:
             "variant_name": variant.name,
             "time_control": seek.time_control,
             "rated": seek.rated,
+            "color": seek.color,
             "player": seek.player.name,
+            "rating": player_rating(seek.player, seek.ruleset),
             "player_id": seek.player_id,
         })
     return out
@@ -226,9 +345,7 @@ def lobby_version() -> int:
 
 def game_pdn(game: Game) -> str:
     """The game as PDN (``variants.pdn.write_pdn``)."""
-    result = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
-    if game.status != Game.Status.FINISHED:
-        result = "*"
+    result = result_score(game) if game.status == Game.Status.FINISHED else "*"
     tags = {
         "Event": "Kondavo game",
         "Site": "Kondavo",

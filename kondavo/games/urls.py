@@ -9,6 +9,7 @@ urlpatterns: list[URLPattern] = [
     path("new/computer", views.new_computer, name="new_computer"),
     path("new/friend", views.new_friend, name="new_friend"),
     path("seek", views.seek, name="seek"),
+    path("challenge/<str:name>", views.challenge, name="challenge"),
     path("<str:game_id>/join", views.join, name="join"),
     path("<str:game_id>/state.json", views.state, name="state"),
     path("<str:game_id>/pdn", views.pdn, name="pdn"),

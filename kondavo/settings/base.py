@@ -261,6 +261,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "daphne",
+    "django.contrib.admin",  # for staff only: games, players, moderation, rulesets offered
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -363,6 +364,32 @@ KONDAVO_BOT_MOVE_TIME = float(env_str("KONDAVO_BOT_MOVE_TIME") or 1.0)
 # A bot move not played this long after the bot's turn began is asked for again by the bot
 # move sweep (games.tasks.bot_move_sweep). Keep it above the thinking time plus queueing.
 KONDAVO_BOT_STALL_SECONDS = env_seconds("KONDAVO_BOT_STALL_SECONDS", 30.0)
+
+# Presence (kondavo/games/presence.py): the game page pings every HEARTBEAT seconds; a
+# socket not heard from for TTL seconds counts as gone (whatever killed it). The opponent
+# of a player gone for CLAIM_VICTORY seconds may claim the game (victory or draw).
+KONDAVO_PRESENCE_HEARTBEAT_SECONDS = env_seconds("KONDAVO_PRESENCE_HEARTBEAT_SECONDS", 5.0)
+KONDAVO_PRESENCE_TTL_SECONDS = env_seconds("KONDAVO_PRESENCE_TTL_SECONDS", 12.0)
+KONDAVO_CLAIM_VICTORY_SECONDS = env_seconds("KONDAVO_CLAIM_VICTORY_SECONDS", 60.0)
+# No clock runs before each side's first move; a player who does not make it within this
+# many seconds has the game aborted, unrated (the computer is never hurried).
+KONDAVO_FIRST_MOVE_SECONDS = env_seconds("KONDAVO_FIRST_MOVE_SECONDS", 30.0)
+
+# Analysis board (frontend/analysis.py): per position at most this deep and this long (the
+# code caps them at 14 plies and 1 s whatever is set), and this many requests a minute per
+# visitor (a game review asks once per move).
+KONDAVO_ANALYSIS_MAX_DEPTH = env_int("KONDAVO_ANALYSIS_MAX_DEPTH", 14)
+KONDAVO_ANALYSIS_MAX_SECONDS = env_seconds("KONDAVO_ANALYSIS_MAX_SECONDS", 1.0)
+KONDAVO_ANALYSIS_RATE = env_int("KONDAVO_ANALYSIS_RATE", 120)
+
+# --------------------------------------------------------------------------- rulesets
+
+# The rulesets the site offers and their order: ruleset keys, comma-separated in the
+# environment. Empty: every installed ruleset (built-ins first, then plugins). The Django
+# admin can further disable and reorder them (frontend "rulesets offered by the site").
+KONDAVO_RULESETS = env_list("KONDAVO_RULESETS")
+# Directories of data-only rulesets (*.toml), os.pathsep-separated in the environment.
+KONDAVO_RULESET_DIRS = [d for d in (env_str("KONDAVO_RULESET_DIRS") or "").split(os.pathsep) if d]
 
 # --------------------------------------------------------------------------- rating
 

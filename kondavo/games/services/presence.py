@@ -1,0 +1,66 @@
+"""Sockets at a game: opening, heartbeats, closing (``kondavo.games.presence`` stores them).
+
+Each function returns the game's ``presence`` payload after the change, or None when the
+game does not exist or the presence store did not answer (logged: presence then shows
+everyone online and claims are refused until it answers again).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from kondavo.accounts.models import Player
+from kondavo.games import clock, events, presence, selectors
+from kondavo.games.models import Game
+
+log = logging.getLogger(__name__)
+
+
+def presence_member(*, game: Game, player: Player | None, socket_id: str) -> str:
+    """The presence entry of a socket: its role at the board, then the socket's id."""
+    role = game.side_of(player) or "spectator"
+    return f"{role}:{socket_id}"
+
+
+def _refresh(game: Game, member: str, now: datetime) -> presence.PresenceView | None:
+    at = now.timestamp()
+    try:
+        return presence.store().refresh(game.id, member, at + presence.ttl_seconds(), at)
+    except Exception:
+        log.warning("presence store unavailable", exc_info=True)
+        return None
+
+
+def game_presence_open(*, game: Game, member: str, now: datetime | None = None,
+                       publish: bool = True) -> dict[str, Any]:
+    """A socket opened: counted present for ``ttl`` seconds; tells the game's sockets."""
+    view = _refresh(game, member, clock.resolve(now))
+    payload = selectors.presence_payload(game, view)
+    if publish and view is not None:
+        events.publish_presence(game.id, payload)
+    return payload
+
+
+def game_presence_heartbeat(*, game: Game, member: str,
+                            now: datetime | None = None) -> dict[str, Any]:
+    """A socket pinged: counted present for another ``ttl`` seconds. Returns the presence
+    (the caller tells its own socket about changes others have not announced: a socket
+    that died without closing is noticed here, by the others' heartbeats)."""
+    return selectors.presence_payload(game, _refresh(game, member, clock.resolve(now)))
+
+
+def game_presence_close(*, game: Game, member: str,
+                        now: datetime | None = None) -> dict[str, Any]:
+    """A socket closed cleanly: gone now; tells the game's sockets."""
+    at = clock.resolve(now).timestamp()
+    try:
+        view: presence.PresenceView | None = presence.store().close(game.id, member, at)
+    except Exception:
+        log.warning("presence store unavailable", exc_info=True)
+        view = None
+    payload = selectors.presence_payload(game, view)
+    if view is not None:
+        events.publish_presence(game.id, payload)
+    return payload
