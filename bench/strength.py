@@ -292,6 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only the issue-10 table: level 8 against dame-rs and py-draughts "
                              "(International) and against today's level 8 (every ruleset), "
                              "everyone at --time per move")
+    parser.add_argument("--only", default=None,
+                        help="--issue10: only opponents whose name contains this "
+                             "(dame-rs, py-draughts, today's)")
     parser.add_argument("--write-ratings", action="store_true",
                         help="chain the level-vs-level scores into nominal ratings (level 1 "
                              f"= {ANCHOR}) and write them to {RATINGS_FILE.name}")
@@ -552,6 +555,8 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     for ruleset in rulesets:
         matches.append((ruleset, f"today's L8 {t}s", baseline_player(t)))
     for ruleset, name, opponent in matches:
+        if args.only and args.only not in name:
+            continue
         if opponent is None:
             row = f"| {ruleset} | {top} | {name} | not installed (make bench-peers) |"
         else:
