@@ -82,15 +82,18 @@ def home(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
     player = getattr(request, "player", None)
-    try:
-        found = game_open_for_viewer(game_id=game_id, player=player)
+    try:  # opening the page never takes a seat: the invited person presses "Join"
+        found = game_open_for_viewer(game_id=game_id, player=None)
     except GameError as exc:
         if exc.code == "not_found":
             raise Http404("no such game") from None
         raise
     variant = get_variant(found.ruleset)
+    can_join = found.status == "waiting" and (
+        player is None or (found.side_of(player) is None and not player.is_bot))
     return render(request, "frontend/game.html", {
         "game_id": found.id,
+        "join_url": _url_args("games:join", found.id, "") if can_join else "",
         "variant_name": ruleset_name(variant),
         "variant_key": variant.key,
         "config": {

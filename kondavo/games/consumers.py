@@ -7,7 +7,6 @@ and turns a ``GameError`` into an ``error`` frame. All logic is in services/sele
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,8 +21,9 @@ from kondavo.accounts.models import Player
 from kondavo.games import selectors, services
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
+from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
 
-MAX_FRAME_BYTES = 4096
+CLOSE_POLICY_VIOLATION = 1008
 
 
 def _in_memory_sqlite() -> bool:
@@ -97,27 +97,20 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
         raw: str | bytes = text_data if text_data is not None else (bytes_data or b"")
-        size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
-        if size > MAX_FRAME_BYTES:
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        if size > MAX_FRAME_BYTES:  # an error frame, then a clean close (policy violation)
             await self.send_error("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+            await self.close(code=CLOSE_POLICY_VIOLATION)
             return
         if not self.bucket.take():
             await self.send_error("rate_limited", "too many frames: slow down")
             return
-        try:
-            frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            await self.send_error("bad_json", "the frame is not JSON")
+        try:  # depth, numbers, strings and sizes checked before any work (kondavo.limits)
+            frame = decode_frame(raw)
+        except ClientInputError as exc:
+            await self.send_error(exc.code, exc.message)
             return
-        if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
-            await self.send_error("bad_request", 'a frame is {"t": type, "d": data}')
-            return
-        data = frame.get("d")
-        if data is None:
-            data = {}
-        if not isinstance(data, dict):
-            await self.send_error("bad_request", '"d" must be an object')
-            return
+        data = frame["d"]
         table = self._handler_table
         if table is None:  # built once per socket, not per frame
             table = self._handler_table = self.handlers()
@@ -150,6 +143,7 @@ class GameConsumer(_ProtocolConsumer):
             "abort": self._action(services.game_abort),
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
+            "join": self.do_join,
             "resync": self.do_resync,
             "flag": self.do_flag,
             "ping": self.do_ping,
@@ -236,6 +230,15 @@ class GameConsumer(_ProtocolConsumer):
         await db_call(services.game_play_move)(
             game_id=self.game_id, player=self.player, ply=data["ply"],
             move_text=data.get("move"), path=data.get("path"))
+
+    async def do_join(self, data: dict[str, Any]) -> None:
+        """The invited person's explicit "join": take the open seat, then get the state as
+        a seated player (opening the game never takes a seat)."""
+        if self.player is None:
+            raise GameError("not_a_player", "press Join on the game page to get a seat")
+        await db_call(services.game_join)(game_id=self.game_id, player=self.player)
+        _, result = await db_call(self._checked_state)()
+        await self._send_state(result)
 
     def _action(self, service: Callable[..., Any]) -> Handler:
         async def handler(data: dict[str, Any]) -> None:

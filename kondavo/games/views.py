@@ -7,7 +7,6 @@ Parameters come from the form body, or from a JSON body (``Content-Type: applica
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import (
@@ -18,28 +17,42 @@ from django.http import (
 )
 from django.views.decorators.http import require_GET, require_POST
 
+from kondavo.accounts.middleware import player_required
 from kondavo.accounts.models import Player
 from kondavo.games import selectors, services
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL
+from kondavo.limits import ClientInputError, client_ip, decode_json_body, int_field
+from kondavo.ratelimits import rate_limit
 
-STATUS_FOR_CODE = {"not_found": 404, "not_a_player": 403, "not_allowed": 409}
+STATUS_FOR_CODE = {"not_found": 404, "not_a_player": 403, "not_allowed": 409,
+                   "limit_reached": 409, "rate_limited": 429, "too_large": 413}
 
 
 def _player(request: HttpRequest) -> Player:
-    return request.player  # type: ignore[attr-defined,no-any-return]
+    """The visitor's Player, made now if they have none (these views need an identity)."""
+    return player_required(request)
+
+
+def _viewer(request: HttpRequest) -> Player | None:
+    return getattr(request, "player", None)
+
+
+def _creation_limit(request: HttpRequest, player: Player) -> None:
+    """Games and seeks created: per player and per client address (``KONDAVO_CREATE_RATE_*``)."""
+    rate_limit(action="create", keys=[f"player:{player.pk}"],
+               setting="KONDAVO_CREATE_RATE_PLAYER")
+    rate_limit(action="create", keys=[f"ip:{client_ip(request)}"],
+               setting="KONDAVO_CREATE_RATE_IP")
 
 
 def _params(request: HttpRequest) -> dict[str, Any]:
     if request.content_type == "application/json":
-        try:
-            body = json.loads(request.body or b"{}")
-        except ValueError:
-            raise GameError("bad_json", "the body is not JSON") from None
-        if not isinstance(body, dict):
-            raise GameError("bad_request", "the body must be a JSON object")
-        return body
+        try:  # size, depth, numbers and strings checked before parsing (kondavo.limits)
+            return decode_json_body(request.body)
+        except ClientInputError as exc:
+            raise GameError(exc.code, exc.message) from None
     return request.POST.dict()
 
 
@@ -68,11 +81,13 @@ def new_computer(request: HttpRequest) -> HttpResponse:
     try:
         p = _params(request)
         try:
-            level = int(p.get("level", 1))
-        except (TypeError, ValueError):
+            level = int_field({"level": p.get("level", 1)}, "level", low=1, high=8)
+        except ClientInputError:
             raise GameError("bad_request", "level must be 1..8") from None
+        player = _player(request)
+        _creation_limit(request, player)
         game = services.game_create_vs_computer(
-            player=_player(request), ruleset=str(p.get("ruleset", "")), level=level,
+            player=player, ruleset=str(p.get("ruleset", "")), level=level,
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)))
     except GameError as exc:
@@ -84,8 +99,10 @@ def new_computer(request: HttpRequest) -> HttpResponse:
 def new_friend(request: HttpRequest) -> HttpResponse:
     try:
         p = _params(request)
+        player = _player(request)
+        _creation_limit(request, player)
         game = services.game_create_friend(
-            player=_player(request), ruleset=str(p.get("ruleset", "")),
+            player=player, ruleset=str(p.get("ruleset", "")),
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"))
@@ -98,8 +115,10 @@ def new_friend(request: HttpRequest) -> HttpResponse:
 def seek(request: HttpRequest) -> HttpResponse:
     try:
         p = _params(request)
+        player = _player(request)
+        _creation_limit(request, player)
         created = services.seek_create(
-            player=_player(request), ruleset=str(p.get("ruleset", "")),
+            player=player, ruleset=str(p.get("ruleset", "")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"))
     except GameError as exc:
@@ -114,6 +133,8 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         game = services.game_join(game_id=game_id, player=_player(request))
     except GameError as exc:
+        if not _wants_json(request) and exc.code != "not_found":  # the page's Join form:
+            return HttpResponseRedirect(selectors.game_url(game_id))  # back to the game
         return _error(exc)
     return _to_game(request, game, status=200)
 
@@ -124,7 +145,7 @@ def state(request: HttpRequest, game_id: str) -> HttpResponse:
     game = selectors.game_get(game_id=game_id)
     if game is None:
         return _error(GameError("not_found", "no such game"))
-    payload = selectors.game_state(game, _player(request))
+    payload = selectors.game_state(game, _viewer(request))
     return JsonResponse({"v": game.version, "t": "state", "d": payload})
 
 

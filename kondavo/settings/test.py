@@ -27,3 +27,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # threads of sync_to_async and keep the test database from being dropped. Processes
     # that tests start (the integration stack) set DB_CONN_MAX_AGE like production.
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0)
+    # No connection pool in the pytest process unless asked for (DB_POOL=true): the test
+    # database is created and dropped around the run. Daphne children that tests start with
+    # DB_POOL=true get the production pool.
+    if not env_bool("DB_POOL", False):
+        DATABASES["default"]["OPTIONS"].pop("pool", None)
