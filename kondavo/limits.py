@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -196,3 +197,15 @@ def client_ip(request: HttpRequest) -> str:
     ``--proxy-headers`` (docker-compose.yml) already put the X-Forwarded-For client there;
     a client-sent header is never read here, so it cannot dodge a limit by forging one."""
     return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+class ClientFaultLogFilter(logging.Filter):
+    """Drops the traceback from Django's "suspicious operation" records (``django.security.*``:
+    too many form fields, a body over the size limit, a bad Host header...). The client gets
+    a 400, the log keeps one line: a hostile client must not fill the log with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("django.security"):
+            record.exc_info = None
+            record.exc_text = None
+        return True

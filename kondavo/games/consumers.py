@@ -23,7 +23,8 @@ from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
 
-CLOSE_POLICY_VIOLATION = 1008
+# Daphne (autobahn) sends only 1000 and 3000-4999: 4009 mirrors 1009 "message too big".
+CLOSE_TOO_LARGE = 4009
 
 
 def _in_memory_sqlite() -> bool:
@@ -98,9 +99,9 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
                       **kwargs: Any) -> None:
         raw: str | bytes = text_data if text_data is not None else (bytes_data or b"")
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-        if size > MAX_FRAME_BYTES:  # an error frame, then a clean close (policy violation)
+        if size > MAX_FRAME_BYTES:  # an error frame, then a clean close
             await self.send_error("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
-            await self.close(code=CLOSE_POLICY_VIOLATION)
+            await self.close(code=CLOSE_TOO_LARGE)
             return
         if not self.bucket.take():
             await self.send_error("rate_limited", "too many frames: slow down")
