@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -53,6 +54,8 @@ def _params(request: HttpRequest) -> dict[str, Any]:
             return decode_json_body(request.body)
         except ClientInputError as exc:
             raise GameError(exc.code, exc.message) from None
+        except RequestDataTooBig:
+            raise GameError("too_large", "the body is too large") from None
     return request.POST.dict()
 
 

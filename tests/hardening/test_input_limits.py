@@ -154,6 +154,7 @@ def test_hostile_http_requests_get_4xx(hardened_daphne: Any) -> None:
                                            "Accept": "application/json"})
     everywhere = (NESTED_4K.encode(), b'{"ruleset": "\\u0000"}', b"[]", b"\xff",
                   b'{"ruleset": "' + b"x" * 40_000 + b'"}', b'{"ruleset": 1e999}')
+    everywhere += (b"{" + b" " * 70_000 + b"}",)  # over DATA_UPLOAD_MAX_MEMORY_SIZE
     cases = [(url, body) for url in ("/games/new/computer", "/games/new/friend", "/games/seek")
              for body in everywhere]
     cases += [("/games/new/computer", body) for body in (
