@@ -14,7 +14,7 @@ import zlib
 from celery import shared_task
 
 from bots.engine import EngineConfig, choose_move
-from variants import GameRecord, Move, Variant
+from variants import GameRecord, Move, Variant, get_variant
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ def bot_move_play(game_id: str, expected_ply: int) -> bool:
     """Play the bot's move at ``expected_ply``. Idempotent: returns False and changes
     nothing when the game moved on, ended, or it is not a bot's turn."""
     from kondavo.games.errors import GameError
+    from kondavo.games.history import resume_record
     from kondavo.games.models import Game
     from kondavo.games.selectors import game_record, turn_of
     from kondavo.games.services import game_flag_if_expired, game_play_move
@@ -60,14 +61,17 @@ def bot_move_play(game_id: str, expected_ply: int) -> bool:
     bot = game.player_of(turn_of(game))
     if bot is None or not bot.is_bot:
         return False
-    record = game_record(game)
+    variant = get_variant(game.ruleset)
+    # The position and its repetition history as stored on the row (no replay); a row
+    # written without them is replayed once.
+    record = (resume_record(variant, game.fen, game.quiet_plies, game.repetition)
+              or game_record(game))
     if not record.legal_moves():
         return False
-    move = choose_bot_move(record.variant, record, bot.bot_level or 1,
+    move = choose_bot_move(variant, record, bot.bot_level or 1,
                            seed=zlib.crc32(f"{game_id}:{expected_ply}".encode()))
-    notation = record.variant.format_move(record.position, move, record.legal_moves())
     try:
-        game_play_move(game_id=game_id, player=bot, ply=expected_ply, move_text=notation)
+        game_play_move(game_id=game_id, player=bot, ply=expected_ply, move=move)
     except GameError as exc:  # lost a race (resign, flag, ...): nothing to do
         log.info("bot move in %s at ply %s refused: %s", game_id, expected_ply, exc.code)
         return False

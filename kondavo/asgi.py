@@ -35,3 +35,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Sends to the channel layer from views and consumers go through the serving event loop
+# (kondavo.games.events.Publisher).
+from kondavo.games.events import LoopBinding  # noqa: E402
+
+application = LoopBinding(application)

@@ -547,8 +547,10 @@ class Variant:
         """Hook for a ruleset's own immediate results (none by default)."""
         return None
 
-    def outcome(self, record: GameRecord) -> Outcome | None:
-        """The result of the game so far, or None while it goes on."""
+    def outcome(self, record: GameRecord,
+                legal: Sequence[Move] | None = None) -> Outcome | None:
+        """The result of the game so far, or None while it goes on. ``legal``: the legal
+        moves of ``record.position``, if the caller has them already."""
         position = record.position
         mover = position.turn
         if not position.pieces(mover):
@@ -556,7 +558,7 @@ class Variant:
         special = self.special_outcome(position)
         if special is not None:
             return special
-        if not self.legal_moves(position):
+        if not (self.legal_moves(position) if legal is None else legal):
             return Outcome(mover.opponent, Reason.NO_MOVES)
         if record.repetition_count() >= self.repetitions:
             return Outcome(None, Reason.THREEFOLD)

@@ -87,9 +87,11 @@ class GameRecord:
     def legal_moves(self) -> list[Move]:
         return self.variant.legal_moves(self.position)
 
-    def push(self, move: Move) -> PlayedMove:
+    def push(self, move: Move, legal: list[Move] | None = None) -> PlayedMove:
+        """Play ``move``; ``legal``: the current position's legal moves, if already known."""
         position = self.position
-        legal = self.variant.legal_moves(position)
+        if legal is None:
+            legal = self.variant.legal_moves(position)
         for candidate in legal:
             if candidate == move:
                 move = candidate
@@ -127,8 +129,10 @@ class GameRecord:
         """How many times the current position has occurred (the start counts)."""
         return self._counts[self.position]
 
-    def outcome(self) -> Outcome | None:
-        return self.variant.outcome(self)
+    def outcome(self, legal: list[Move] | None = None) -> Outcome | None:
+        """The result so far, or None; ``legal``: the current position's legal moves, if
+        already known (they are not generated again)."""
+        return self.variant.outcome(self, legal)
 
     @property
     def notations(self) -> list[str]:

@@ -1,23 +1,24 @@
 """Run blocking work later, off the event loop, without a Celery worker (the embedded mode).
 
-When called from a thread that ``sync_to_async`` started (a consumer's service call, a view
-under Daphne), the work is scheduled on that *main* event loop and run in a worker thread
-from there, so its channel-layer sends go back through the main loop (the in-memory layer
-is not thread-safe). Anywhere else (a plain script), a daemon timer thread is used.
+When called from a thread serving a bound event loop (``events.bind_loop``: a consumer's
+service call, a view under Daphne), the work is scheduled on that *main* event loop and run
+in a worker thread from there, so its channel-layer sends go back through the main loop
+(the in-memory layer is not thread-safe). Anywhere else (a plain script), a daemon timer
+thread is used.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from django.db import connections
+
+from kondavo.games import events
 
 log = logging.getLogger(__name__)
 
@@ -25,16 +26,8 @@ _tasks: set[asyncio.Task[Any]] = set()  # strong references until done
 
 
 def _main_loop() -> asyncio.AbstractEventLoop | None:
-    """The running loop of this thread, or of the ``sync_to_async`` call it serves."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        pass
-    local = SyncToAsync.threadlocal
-    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
-    if loop is not None and getattr(local, "main_event_loop_pid", None) == os.getpid():
-        return loop
-    return None
+    """The running loop of this thread, or the one bound for it (``events.bind_loop``)."""
+    return events.publisher.bound_loop()
 
 
 def run_later(func: Callable[..., Any], *args: Any, delay: float = 0.0) -> None:
@@ -75,6 +68,7 @@ def _run_on_loop(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], *arg
             connections.close_all()  # this pool thread may never run Django code again
 
     async def runner() -> None:
+        events.bind_loop(loop)  # the job's sends come back to this loop
         if delay > 0:
             await asyncio.sleep(delay)
         try:

@@ -18,7 +18,7 @@ from django.conf import settings
 
 from kondavo.accounts.middleware import get_player_for_scope
 from kondavo.accounts.models import Player
-from kondavo.games import selectors, services
+from kondavo.games import events, selectors, services
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
@@ -73,6 +73,10 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
 
     def handlers(self) -> dict[str, Handler]:
         raise NotImplementedError
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        events.bind_loop()  # service calls of this socket publish through this loop
+        await super().__call__(scope, receive, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As Channels' ``dispatch`` without its ``aclose_old_connections()`` before every

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import json
 import logging
-import os
 import time
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 log = logging.getLogger(__name__)
@@ -30,86 +30,120 @@ def player_group(player_id: int) -> str:
     return f"player.{player_id}"
 
 
-def _group_send(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to ``group``, never blocking the calling thread for much longer than
-    ``PUBLISH_TIMEOUT``, and never waiting on an event loop that has stopped.
+class Publisher:
+    """The one way the games app sends to the channel layer.
 
-    The move is committed before this runs: a lost broadcast is healed by the clients'
-    resync (a gap in the versions). Called from a thread that ``sync_to_async`` started (a
-    consumer's service call under Daphne), the send runs on that main event loop (the
-    in-memory layer is not thread-safe; the Redis layer's connections belong to their loop).
-    ``async_to_sync`` would wait forever there once the loop has stopped (Daphne on SIGTERM):
-    its callback is queued on a loop that never runs again, and the blocked pool thread then
-    keeps the process from exiting. Here the wait is bounded and given up when the loop
-    stops; a Redis layer then sends from a new loop instead (other replicas' clients still
-    get the event), the in-memory layer does not (its clients are in this dying process).
-    Anywhere else (a Celery worker, a script) the send runs in a new loop, also bounded.
+    Which event loop a send runs on is explicit: the ASGI application (``LoopBinding``) and
+    each consumer bind the serving event loop in a context variable, which Django's and
+    Channels' ``sync_to_async`` carry into the worker thread of a view or a service call,
+    and so into its ``transaction.on_commit`` callbacks. With a bound loop that is running,
+    the send is scheduled on it and waited for (bounded): the in-memory layer is not
+    thread-safe and the Redis layer's connections belong to their loop. Without one (a
+    Celery worker, a script, a stopped loop) the send runs in a new loop, also bounded; the
+    in-memory layer is then skipped when its loop has stopped (its clients are in that dying
+    process). The move is committed before a send: a lost broadcast is healed by the
+    clients' resync (a gap in the versions, seen at the next ``pong`` at the latest).
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        loop = _main_loop()
-        if loop is not None and _send_on_loop(loop, layer, group, message):
+
+    timeout = 5.0
+    poll = 0.1
+
+    def bound_loop(self) -> asyncio.AbstractEventLoop | None:
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return _LOOP.get()
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        layer = get_channel_layer()
+        if layer is None:
             return
-        if loop is not None and isinstance(layer, InMemoryChannelLayer):
-            log.warning("not publishing to %s: the event loop has stopped", group)
-            return
-        async_to_sync(_send_bounded, force_new_loop=loop is not None)(layer, group, message)
-    except Exception:  # the move is committed; a lost broadcast is healed by resync
-        log.exception("could not publish to %s", group)
+        try:
+            loop = self.bound_loop()
+            if loop is not None and not loop.is_closed():
+                try:
+                    on_this_loop = asyncio.get_running_loop() is loop
+                except RuntimeError:
+                    on_this_loop = False
+                if on_this_loop:  # called from async code: never block the loop
+                    task = loop.create_task(self._send_bounded(layer, group, message))
+                    _pending.add(task)
+                    task.add_done_callback(_pending.discard)
+                    return
+                if self._send_on_loop(loop, layer, group, message):
+                    return
+                if isinstance(layer, InMemoryChannelLayer):
+                    log.warning("not publishing to %s: the event loop has stopped", group)
+                    return
+            async_to_sync(self._send_bounded, force_new_loop=True)(layer, group, message)
+        except Exception:  # the move is committed; a lost broadcast is healed by resync
+            log.exception("could not publish to %s", group)
+
+    async def _send_bounded(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+        await asyncio.wait_for(layer.group_send(group, message), self.timeout)
+
+    def _send_on_loop(self, loop: asyncio.AbstractEventLoop, layer: Any, group: str,
+                      message: dict[str, Any]) -> bool:
+        """Send on ``loop`` and wait for it. False if the loop stopped before the send ran
+        (the caller may then send another way); errors of the send itself are raised."""
+        if not _loop_alive(loop):
+            return False
+        coro = self._send_bounded(layer, group, message)
+        try:
+            future = asyncio.run_coroutine_threadsafe(coro, loop)
+        except RuntimeError:  # closed in the meantime
+            coro.close()
+            return False
+        deadline = time.monotonic() + self.timeout + 1.0
+        while True:
+            try:
+                future.result(timeout=self.poll)
+                return True
+            except concurrent.futures.TimeoutError:
+                if future.done():
+                    raise  # the send itself timed out (TimeoutError is both kinds)
+                if not _loop_alive(loop):
+                    # Sent again another way, perhaps partly twice: consumers skip frames
+                    # whose version they have seen.
+                    future.cancel()
+                    return False
+                if time.monotonic() > deadline:
+                    future.cancel()
+                    raise TimeoutError(
+                        f"no answer from the event loop in {self.timeout} s") from None
 
 
-PUBLISH_TIMEOUT = 5.0
-_POLL = 0.1
+_LOOP: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "kondavo_games_event_loop", default=None)
+_pending: set[asyncio.Task[Any]] = set()
 
 
-def _main_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop of the ``sync_to_async`` call this thread serves, if any."""
-    local = SyncToAsync.threadlocal
-    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return loop
+def bind_loop(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Bind ``loop`` (default: the running one) for sends from this context and the
+    threads that ``sync_to_async`` runs for it."""
+    _LOOP.set(loop if loop is not None else asyncio.get_running_loop())
 
 
-async def _send_bounded(layer: Any, group: str, message: dict[str, Any]) -> None:
-    await asyncio.wait_for(layer.group_send(group, message), PUBLISH_TIMEOUT)
+class LoopBinding:
+    """ASGI middleware: binds the serving event loop for each connection's context."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        bind_loop()
+        return await self.app(scope, receive, send)
 
 
 def _loop_alive(loop: asyncio.AbstractEventLoop) -> bool:
     return loop.is_running() and not loop.is_closed()
 
 
-def _send_on_loop(loop: asyncio.AbstractEventLoop, layer: Any, group: str,
-                  message: dict[str, Any]) -> bool:
-    """Send on ``loop`` and wait for it. False if the loop stopped before the send ran (the
-    caller may then send another way); errors of the send itself are raised."""
-    if not _loop_alive(loop):
-        return False
-    coro = _send_bounded(layer, group, message)
-    try:
-        future = asyncio.run_coroutine_threadsafe(coro, loop)
-    except RuntimeError:  # closed in the meantime
-        coro.close()
-        return False
-    deadline = time.monotonic() + PUBLISH_TIMEOUT + 1.0
-    while True:
-        try:
-            future.result(timeout=_POLL)
-            return True
-        except concurrent.futures.TimeoutError:
-            if future.done():
-                raise  # the send itself timed out (TimeoutError is both kinds)
-            if not _loop_alive(loop):
-                # Sent again another way, perhaps partly twice: consumers skip frames
-                # whose version they have seen.
-                future.cancel()
-                return False
-            if time.monotonic() > deadline:
-                future.cancel()
-                raise TimeoutError(
-                    f"no answer from the event loop in {PUBLISH_TIMEOUT} s") from None
+publisher = Publisher()
+
+
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    publisher.send(group, message)
 
 
 def encode_frame(frame: dict[str, Any]) -> str:

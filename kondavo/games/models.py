@@ -1,4 +1,4 @@
-"""Games and lobby seeks. Data and database constraints only: logic is in services.py."""
+"""Games and lobby seeks. Data and database constraints only: logic is in the services package."""
 
 from __future__ import annotations
 

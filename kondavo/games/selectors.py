@@ -106,16 +106,10 @@ def legal_payload(variant: Variant, position: Position) -> list[dict[str, Any]]:
 
 
 def player_rating(player: Player, ruleset: str) -> int | None:
-    """Seam to the rating app: ``rating.selectors.rating_for_player(player=, ruleset=)``."""
-    try:
-        from rating import selectors as rating_selectors  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    fn = getattr(rating_selectors, "rating_for_player", None)
-    if fn is None:
-        return None
-    value = fn(player=player, ruleset=ruleset)
-    return int(value) if value is not None else None
+    """The rating shown next to a player (``hooks.player_rating``: the rating app's)."""
+    from kondavo.games import hooks
+
+    return hooks.player_rating(player=player, ruleset=ruleset)
 
 
 def player_payload(player: Player | None, ruleset: str) -> dict[str, Any] | None:

@@ -53,7 +53,7 @@ def bot_stall_seconds() -> float:
 
 @shared_task(name="games.tasks.bot_move_sweep", ignore_result=True)
 def bot_move_sweep() -> int:
-    """Ask again (``bots.seam.request_bot_move``) for the move of every active game where a
+    """Ask again (``hooks.request_bot_move``) for the move of every active game where a
     bot has been to move for more than ``bot_stall_seconds()``. Returns how many it asked.
 
     Each game is claimed first (``bot_turn_since`` moved to now, only if unchanged), so
@@ -62,7 +62,7 @@ def bot_move_sweep() -> int:
     when the game is no longer at that ply, and the move goes through ``game_play_move``,
     which locks the row and checks the ply.
     """
-    from bots import seam
+    from kondavo.games import hooks
     from kondavo.games.models import Game
 
     now = clock.now()
@@ -78,6 +78,6 @@ def bot_move_sweep() -> int:
             continue  # the bot moved, the game ended, or another sweep took it
         log.warning("bot move in %s at ply %s overdue since %s: asking again",
                     game_id, ply, since.isoformat())
-        seam.request_bot_move(game_id, ply)
+        hooks.request_bot_move(game_id, ply)
         asked += 1
     return asked

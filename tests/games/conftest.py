@@ -53,14 +53,14 @@ def recorded_side_effects(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any
     """Bot requests and flag timers are recorded instead of run; tests that need the real
     ones call them (or ``bots.tasks.bot_move_play``) themselves."""
     import bots.seam
-    from kondavo.games import services
+    from kondavo.games.services import clocks
 
     calls: dict[str, list[Any]] = {"bot": [], "flag": []}
     real_bot = bots.seam.request_bot_move
-    real_flag = services._schedule_flag_check
+    real_flag = clocks.schedule_flag_check
     monkeypatch.setattr(bots.seam, "request_bot_move",
                         lambda game_id, ply: calls["bot"].append((game_id, ply)))
-    monkeypatch.setattr(services, "_schedule_flag_check",
+    monkeypatch.setattr(clocks, "schedule_flag_check",
                         lambda game_id, delay: calls["flag"].append((game_id, delay)))
     calls["real_bot"] = [real_bot]
     calls["real_flag"] = [real_flag]

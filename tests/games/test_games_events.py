@@ -1,18 +1,16 @@
-"""``events._group_send`` from a pool thread: on the main loop while it runs, and never
+"""``events.publisher`` from a pool thread: on the main loop while it runs, and never
 blocked by a loop that has stopped (Daphne on SIGTERM). The end-to-end check is
 ``test_daphne_exits_promptly_on_sigterm_while_moves_are_published``."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from asgiref.sync import SyncToAsync
 from channels.layers import InMemoryChannelLayer
 
 from kondavo.games import events
@@ -56,8 +54,7 @@ def publish_from_pool_thread(loop: asyncio.AbstractEventLoop, group: str,
     took: list[float] = []
 
     def worker() -> None:
-        SyncToAsync.threadlocal.main_event_loop = loop
-        SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+        events.bind_loop(loop)  # as LoopBinding does for a request's threads
         start = time.monotonic()
         events._group_send(group, message)
         took.append(time.monotonic() - start)
@@ -100,12 +97,12 @@ class HangingLayer:
 def test_a_loop_that_stops_during_the_send_is_given_up(loop_thread: LoopThread,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(events, "get_channel_layer", HangingLayer)
-    monkeypatch.setattr(events, "PUBLISH_TIMEOUT", 0.5)
+    monkeypatch.setattr(events.publisher, "timeout", 0.5)
     HangingLayer.attempts = 0
     threading.Timer(0.3, loop_thread.stop).start()
     took = publish_from_pool_thread(loop_thread.loop, "g", {"type": "x.y"})
     # Given up as the loop stopped (~0.3 s), then tried once from a new loop (a Redis layer
-    # would reach the other replicas), bounded by PUBLISH_TIMEOUT.
+    # would reach the other replicas), bounded by the publisher's timeout.
     assert took < 0.3 + 0.5 + 1.0
     assert HangingLayer.attempts == 2
 
@@ -113,6 +110,6 @@ def test_a_loop_that_stops_during_the_send_is_given_up(loop_thread: LoopThread,
 def test_a_send_that_never_completes_is_bounded(loop_thread: LoopThread,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(events, "get_channel_layer", HangingLayer)
-    monkeypatch.setattr(events, "PUBLISH_TIMEOUT", 0.3)
+    monkeypatch.setattr(events.publisher, "timeout", 0.3)
     assert publish_from_pool_thread(loop_thread.loop, "g", {"type": "x.y"}) < 0.3 + 1.5
     assert loop_thread.loop.is_running()

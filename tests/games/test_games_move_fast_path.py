@@ -1,5 +1,5 @@
-"""The move hot path on PostgreSQL: one locking SELECT and one ply-guarded UPDATE, writing
-exactly what the ORM path writes (services.py, "move fast path")."""
+"""The move hot path: one locking SELECT and one version-guarded UPDATE (services/store.py),
+on every database backend."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from django.db import connection
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 
-from kondavo.games import services
+from kondavo.games.history import repetition_of
 from kondavo.games.models import Game
+from kondavo.games.selectors import game_record
 from kondavo.games.services import game_create, game_create_vs_computer, game_play_move
 
 pytestmark = pytest.mark.django_db
@@ -47,18 +48,32 @@ def test_move_is_one_select_for_update_and_one_update(guest_factory: Any,
     assert game.ply == 1 and game.version == 1 and game.moves == ["32-28"]
 
 
-def test_fast_path_writes_what_the_orm_path_writes(guest_factory: Any, fake_clock: Any,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    _need_postgres()
+@pytest.mark.embedded
+def test_a_move_is_one_select_and_one_update_on_every_backend(guest_factory: Any,
+                                                            fake_clock: Any) -> None:
+    """The one save path: the same two statements on SQLite (no FOR UPDATE there)."""
     white, black = guest_factory(), guest_factory()
-    fast = game_create(creator=white, opponent=black, ruleset="international",
+    game = game_create(creator=white, opponent=black, ruleset="international", color="white")
+    with CaptureQueriesContext(connection) as ctx:
+        game_play_move(game_id=game.id, player=white, ply=0, move_text="32-28")
+    sql = [q["sql"] for q in ctx.captured_queries
+           if not q["sql"].upper().startswith(("SAVEPOINT", "RELEASE", "BEGIN"))]
+    assert [s.split()[0] for s in sql] == ["SELECT", "UPDATE"], sql
+    assert ("FOR UPDATE" in sql[0]) == connection.features.has_select_for_update
+
+
+def test_stored_row_matches_a_replay_of_its_moves(guest_factory: Any,
+                                                  fake_clock: Any) -> None:
+    white, black = guest_factory(), guest_factory()
+    game = game_create(creator=white, opponent=black, ruleset="international",
                        color="white", time_control="5+3")
-    slow = game_create(creator=white, opponent=black, ruleset="international",
-                       color="white", time_control="5+3")
-    fast_row = _play(fast.id, white, black)
-    monkeypatch.setattr(services, "_fast_connection", lambda: None)
-    slow_row = _play(slow.id, white, black)
-    assert fast_row == slow_row
+    row = _play(game.id, white, black)
+    record = game_record(Game.objects.get(pk=game.id))
+    assert row["moves"] == record.notations == MOVES
+    assert row["fen"] == record.variant.format_fen(record.position)
+    assert row["quiet_plies"] == record.quiet_plies
+    assert row["repetition"] == repetition_of(record)
+    assert row["ply"] == 4 and row["version"] == 4
 
 
 def test_fast_path_bot_turn(guest_factory: Any, fake_clock: Any,

@@ -457,3 +457,57 @@ def test_pdn_download_text(pair: Any) -> None:
 def test_services_module_exports() -> None:
     for name in services.__all__:
         assert callable(getattr(services, name))
+
+
+# --------------------------------------------------------------------------- hooks
+
+def test_without_a_bot_mover_a_bot_game_fails_loudly(
+        guest_factory: Any, monkeypatch: pytest.MonkeyPatch,
+        django_capture_on_commit_callbacks: Any) -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    from kondavo.games import hooks
+
+    monkeypatch.setattr(hooks.registry, "bot_mover", None)
+    with pytest.raises(ImproperlyConfigured), \
+            django_capture_on_commit_callbacks(execute=True):
+        game_create_vs_computer(player=guest_factory(), ruleset="international", level=1,
+                                color="black")
+
+
+def test_a_failing_finish_hook_rolls_the_finish_back(pair: Any) -> None:
+    from kondavo.games import hooks
+
+    def broken(sender: Any, **kwargs: Any) -> None:
+        raise RuntimeError("rating is down")
+
+    game = new_game(pair)
+    hooks.game_finished.connect(broken, dispatch_uid="test.broken")
+    try:
+        with pytest.raises(RuntimeError):
+            game_resign(game_id=game.id, player=pair[0])
+    finally:
+        hooks.game_finished.disconnect(dispatch_uid="test.broken")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.version == 0
+
+
+def test_move_as_a_variants_move_and_as_a_path(pair: Any) -> None:
+    from variants import get_variant
+
+    game = new_game(pair)
+    variant = get_variant("international")
+    legal = variant.legal_moves(variant.initial_position())
+    move = next(m for m in legal if variant.format_move(variant.initial_position(), m) == "32-28")
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move=move)
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[1], ply=1, move=move)  # White's move
+    assert err.value.code == "illegal_move"
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[1], ply=1, path=["18", "29"])
+    assert err.value.code == "illegal_move"
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[1], ply=1, path=["19", "zz"])
+    assert err.value.code == "bad_request"
+    game = game_play_move(game_id=game.id, player=pair[1], ply=1, path=["19", "23"])
+    assert game.moves == ["32-28", "19-23"]

@@ -1,0 +1,162 @@
+"""What a seated player can do besides moving: resign, draws, abort, claims, rematch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+
+from kondavo.accounts.models import Player
+from kondavo.games import clock
+from kondavo.games.errors import GameError
+from kondavo.games.models import Game
+from kondavo.games.selectors import game_url
+from kondavo.games.services import clocks
+from kondavo.games.services.store import GameWrite, other, require_active
+
+Body = Callable[[GameWrite, str], None]
+
+
+def _action(game_id: str, player: Player, now: datetime | None, body: Body) -> Game:
+    """Lock, seat check, flag check, then ``body(write, side)``; saves and publishes."""
+    game, error = _action_locked(game_id, player, clock.resolve(now), body)
+    if error is not None:
+        raise error
+    return game
+
+
+@transaction.atomic
+def _action_locked(game_id: str, player: Player, now: datetime,
+                   body: Body) -> tuple[Game, GameError | None]:
+    write = GameWrite.lock(game_id, now)
+    side = write.seat(player)
+    if clocks.flag_locked(write):
+        return write.game, GameError("game_over", "time is up: the game is over")
+    body(write, side)
+    write.save()
+    return write.game, None
+
+
+def game_resign(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    def body(write: GameWrite, side: str) -> None:
+        require_active(write.game)
+        clocks.finish(write, winner=other(side), reason=str(Game.Reason.RESIGN))
+
+    return _action(game_id, player, now, body)
+
+
+def game_offer_draw(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """Offer a draw; if the opponent already offered one, this accepts it."""
+    def body(write: GameWrite, side: str) -> None:
+        game = write.game
+        require_active(game)
+        if game.draw_offer == side:
+            return
+        if game.draw_offer == other(side):
+            clocks.finish(write, winner=None, reason=str(Game.Reason.AGREEMENT))
+            return
+        game.draw_offer = side
+        write.add("draw_offer", {"by": side})
+
+    return _action(game_id, player, now, body)
+
+
+def game_accept_draw(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    def body(write: GameWrite, side: str) -> None:
+        require_active(write.game)
+        if write.game.draw_offer != other(side):
+            raise GameError("not_allowed", "there is no draw offer to accept")
+        clocks.finish(write, winner=None, reason=str(Game.Reason.AGREEMENT))
+
+    return _action(game_id, player, now, body)
+
+
+def game_decline_draw(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """Decline the opponent's offer, or withdraw one's own."""
+    def body(write: GameWrite, side: str) -> None:
+        require_active(write.game)
+        if write.game.draw_offer is None:
+            raise GameError("not_allowed", "there is no draw offer")
+        write.game.draw_offer = None
+        write.add("draw_offer", {"by": None})
+
+    return _action(game_id, player, now, body)
+
+
+def abort(write: GameWrite) -> None:
+    """End the game without a result (publishes ``end`` with ``result: null``)."""
+    game = write.game
+    clocks.stop(game, write.now)
+    game.status = Game.Status.ABORTED
+    game.finished = write.now
+    game.draw_offer = None
+    write.add("end", {"status": game.status, "result": None})
+
+
+def game_abort(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """Abort a game nobody has lost yet: waiting, or before both sides have moved."""
+    def body(write: GameWrite, side: str) -> None:
+        game = write.game
+        if game.is_over:
+            raise GameError("game_over", "the game is over")
+        if game.status == Game.Status.ACTIVE and game.ply >= 2:
+            raise GameError("not_allowed", "both sides have moved: resign instead")
+        abort(write)
+
+    return _action(game_id, player, now, body)
+
+
+def game_claim_victory(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """Win a game whose opponent has had no open socket for KONDAVO_CLAIM_VICTORY_SECONDS."""
+    timeout = timedelta(seconds=getattr(settings, "KONDAVO_CLAIM_VICTORY_SECONDS", 60))
+
+    def body(write: GameWrite, side: str) -> None:
+        game, now = write.game, write.now
+        require_active(game)
+        opponent_side = other(side)
+        if write.kinds.get(opponent_side) == Player.Kind.BOT:
+            raise GameError("not_allowed", "the computer never leaves")
+        if getattr(game, f"{opponent_side}_connections") > 0:
+            raise GameError("not_allowed", "your opponent is connected")
+        since = getattr(game, f"{opponent_side}_left_at") or game.started or now
+        wait = since + timeout - now
+        if wait > timedelta(0):
+            raise GameError("not_allowed",
+                            f"you can claim victory in {int(wait.total_seconds()) + 1} s")
+        clocks.finish(write, winner=side, reason=str(Game.Reason.ABANDONED))
+
+    return _action(game_id, player, now, body)
+
+
+def game_rematch(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """Ask for a rematch; when both sides asked (the computer always agrees), create it with
+    colours swapped. Returns the finished game (its ``rematch`` is set once created)."""
+    from kondavo.games.services.creation import game_create
+
+    def body(write: GameWrite, side: str) -> None:
+        game = write.game
+        if not game.is_over:
+            raise GameError("not_allowed", "the game is not over yet")
+        if game.rematch_id is not None:
+            return
+        opponent = game.player_of(other(side))
+        if opponent is None:
+            raise GameError("not_allowed", "nobody to play a rematch with")
+        if game.rematch_offer == other(side) or opponent.is_bot:
+            me = game.player_of(side)
+            assert me is not None
+            new = game_create(
+                creator=me, ruleset=game.ruleset, time_control=game.time_control,
+                color=other(side), opponent=opponent, rated=game.rated,
+                start_fen=game.start_fen, now=write.now)
+            game.rematch = new
+            game.rematch_offer = None
+            write.add("rematch", {"game_id": new.id, "url": game_url(new.id)})
+        elif game.rematch_offer != side:
+            game.rematch_offer = side
+            write.add("rematch", {"offered_by": side})
+
+    return _action(game_id, player, now, body)
+

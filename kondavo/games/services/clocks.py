@@ -1,0 +1,113 @@
+"""Game clocks: starting and stopping the side to move's clock, and flagging.
+
+Stored remaining milliseconds per side, as of ``turn_started_at`` for the side to move;
+``flag_at`` (indexed) is when the running clock reaches zero. A flag is detected
+
+- on every access: ``game_flag_if_expired`` is called by each move and game socket action,
+  on connect, on ``resync`` and ``flag`` frames (the game page sends ``flag`` when its own
+  display of the running clock reaches zero), by ``state.json`` and by the bot task;
+- without any client, with a Celery worker: by the periodic ``games.tasks.game_flag_sweep``
+  (Celery beat, every ``KONDAVO_FLAG_SWEEP_SECONDS``, default 2 s: one indexed query for
+  active games past ``flag_at``). No per-game countdown task is scheduled: a worker holds an
+  ETA task unacked until it runs, which would force the broker's visibility timeout above
+  the longest clock;
+- without any client, in the embedded mode (eager Celery, no beat): by an in-process timer
+  scheduled on commit for ``flag_at`` (``background.run_later``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+
+from kondavo.games import clock
+from kondavo.games.errors import GameError
+from kondavo.games.models import Game
+from kondavo.games.selectors import clock_remaining, clock_running, result_payload, turn_of
+from kondavo.games.services.store import GameWrite, other
+
+
+def start(game: Game, now: datetime) -> None:
+    """(Re)start the side to move's clock at ``now``; sets ``flag_at``."""
+    if not game.timed or game.status != Game.Status.ACTIVE:
+        game.turn_started_at = None
+        game.flag_at = None
+        return
+    game.turn_started_at = now
+    remaining = game.white_ms if turn_of(game) == "white" else game.black_ms
+    game.flag_at = now + timedelta(milliseconds=max(remaining or 0, 0))
+
+
+def stop(game: Game, now: datetime) -> None:
+    if game.timed and game.turn_started_at is not None:
+        side = clock_running(game)
+        if side is not None:
+            left = max(clock_remaining(game, side, now) or 0, 0)
+            setattr(game, f"{side}_ms", left)
+    game.turn_started_at = None
+    game.flag_at = None
+
+
+def finish(write: GameWrite, *, winner: str | None, reason: str) -> None:
+    """End the game with a result (publishes ``end``)."""
+    game, now = write.game, write.now
+    stop(game, now)
+    game.status = Game.Status.FINISHED
+    game.winner = winner
+    game.reason = reason
+    game.finished = now
+    game.draw_offer = None
+    write.add("end", {"status": game.status, "result": result_payload(game)})
+
+
+def flag_locked(write: GameWrite) -> bool:
+    """Finish the (locked) game on time if the running clock has run out. Saves if so."""
+    game = write.game
+    side = clock_running(game)
+    if side is None:
+        return False
+    left = clock_remaining(game, side, write.now)
+    if left is None or left > 0:
+        return False
+    finish(write, winner=other(side), reason=str(Game.Reason.TIMEOUT))
+    setattr(game, f"{side}_ms", 0)
+    write.save()
+    return True
+
+
+def game_flag_if_expired(*, game_id: str, now: datetime | None = None) -> bool:
+    """End the game on time if the running clock has run out. True if it did so now."""
+    now = clock.resolve(now)
+    flag_at = (Game.objects.filter(pk=str(game_id)[:12], status=Game.Status.ACTIVE)
+               .values_list("flag_at", flat=True).first())
+    if flag_at is None or flag_at > now:
+        return False
+    with transaction.atomic():
+        try:
+            write = GameWrite.lock(game_id, now)
+        except GameError:
+            return False
+        return flag_locked(write)
+
+
+def schedule_flag_check(game_id: str, delay: float) -> None:
+    """Embedded mode only (eager Celery, no beat): check the game's clock in this process
+    when it would run out, even with no client connected. With a Celery worker nothing is
+    scheduled: the beat's ``game_flag_sweep`` finds the game."""
+    from kondavo.games import background, tasks
+
+    if not getattr(settings, "KONDAVO_FLAG_TIMERS", True):
+        return
+    if not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        return
+    background.run_later(tasks.game_flag_check, game_id, delay=max(delay, 0.0) + 0.05)
+
+
+def schedule_on_commit(game: Game, now: datetime) -> None:
+    """After a clock change: the embedded mode's timer for the new ``flag_at``."""
+    if game.flag_at is not None and game.status == Game.Status.ACTIVE:
+        delay = (game.flag_at - now).total_seconds()
+        transaction.on_commit(partial(schedule_flag_check, game.id, delay))

@@ -1,0 +1,164 @@
+"""Creating games and taking their seats: vs the computer, friend links, joining."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from kondavo.accounts.models import Player
+from kondavo.accounts.services import player_get_or_create_bot
+from kondavo.games import clock
+from kondavo.games.errors import GameError
+from kondavo.games.history import position_key
+from kondavo.games.models import Game
+from kondavo.games.selectors import players_payload
+from kondavo.games.services import clocks
+from kondavo.games.services.clocks import game_flag_if_expired
+from kondavo.games.services.store import SIDES, GameWrite, other
+from kondavo.games.timecontrols import get_time_control
+from variants import Position, Variant, VariantError, get_variant
+
+
+def variant_of(key: str) -> Variant:
+    try:
+        return get_variant(str(key))
+    except VariantError as exc:
+        raise GameError("bad_request", str(exc)) from None
+
+
+def _start_position_fen(variant: Variant,
+                        start_fen: str | None) -> tuple[str | None, str, Position]:
+    """Validated (start_fen, current fen, start position)."""
+    if not start_fen:
+        position = variant.initial_position()
+        return None, variant.format_fen(position), position
+    try:
+        position = variant.parse_fen(str(start_fen)[:300])
+    except VariantError as exc:
+        raise GameError("bad_request", f"bad start position: {exc}") from None
+    fen = variant.format_fen(position)
+    return fen, fen, position
+
+
+def _pick_color(color: str) -> str:
+    color = (color or "random").lower()
+    if color == "random":
+        return secrets.choice(SIDES)
+    if color not in SIDES:
+        raise GameError("bad_request", "colour must be white, black or random")
+    return color
+
+
+def activate(write: GameWrite, *, announce: bool) -> None:
+    """Both seats are taken: the game starts now."""
+    game = write.game
+    game.status = Game.Status.ACTIVE
+    game.started = write.now
+    if any(kind == Player.Kind.GUEST for kind in write.kinds.values()):
+        game.rated = False  # guests never play rated games
+    clocks.start(game, write.now)
+    if announce:
+        write.add("players", {"players": players_payload(game), "status": game.status})
+
+
+def _new_game(**fields: Any) -> Game:
+    for _ in range(8):
+        try:
+            with transaction.atomic():
+                return Game.objects.create(**fields)
+        except IntegrityError:
+            if Game.objects.filter(pk=fields.get("id")).exists():
+                fields.pop("id", None)
+                continue
+            raise
+    raise RuntimeError("could not allocate a game id")
+
+
+@transaction.atomic
+def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
+                color: str = "random", opponent: Player | None = None, rated: bool = False,
+                start_fen: str | None = None, now: datetime | None = None) -> Game:
+    """A new game. With ``opponent`` both seats are filled and it starts at once; without,
+    ``creator`` takes ``color`` and the other seat stays open (status ``waiting``)."""
+    now = clock.resolve(now)
+    variant = variant_of(ruleset)
+    try:
+        tc = get_time_control(time_control)
+    except ValueError as exc:
+        raise GameError("bad_request", str(exc)) from None
+    start, fen, position = _start_position_fen(variant, start_fen)
+    if opponent is not None and opponent.pk == creator.pk:
+        raise GameError("not_allowed", "you cannot play yourself")
+    side = _pick_color(color)
+    seats = {side: creator, other(side): opponent}
+    game = _new_game(
+        ruleset=variant.key, white=seats["white"], black=seats["black"], creator=creator,
+        status=Game.Status.WAITING, moves=[], ply=0, version=0, start_fen=start, fen=fen,
+        quiet_plies=0, repetition=[position_key(position)],
+        time_control=tc.key, clock_initial_ms=tc.initial_ms, clock_increment_ms=tc.increment_ms,
+        white_ms=tc.initial_ms, black_ms=tc.initial_ms, rated=bool(rated),
+    )
+    if opponent is not None:
+        write = GameWrite.created(game, now)
+        activate(write, announce=False)
+        write.save(new_turn=True, clock_changed=True)
+    return game
+
+
+def game_create_vs_computer(*, player: Player, ruleset: str, level: int,
+                            color: str = "random", time_control: str = "untimed",
+                            start_fen: str | None = None, now: datetime | None = None) -> Game:
+    """A game against the bot of ``level`` (1..8); the bot moves at once if it starts."""
+    try:
+        bot = player_get_or_create_bot(level=int(level))
+    except (TypeError, ValueError) as exc:
+        raise GameError("bad_request", str(exc)) from None
+    return game_create(creator=player, ruleset=ruleset, time_control=time_control,
+                       color=color, opponent=bot, rated=False, start_fen=start_fen, now=now)
+
+
+def game_create_friend(*, player: Player, ruleset: str, time_control: str = "untimed",
+                       color: str = "random", rated: bool = False,
+                       start_fen: str | None = None, now: datetime | None = None) -> Game:
+    """A game with an open seat; whoever else opens its link takes the seat."""
+    return game_create(creator=player, ruleset=ruleset, time_control=time_control,
+                       color=color, rated=rated, start_fen=start_fen, now=now)
+
+
+@transaction.atomic
+def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """Take the open seat of a waiting game (a no-op for a player already seated)."""
+    write = GameWrite.lock(game_id, clock.resolve(now))
+    game = write.game
+    if game.side_of(player) is not None:
+        return game
+    if game.status != Game.Status.WAITING:
+        raise GameError("not_allowed", "this game already has two players")
+    if player.is_bot:
+        raise GameError("not_allowed", "bots join only games against the computer")
+    side = "white" if game.white_id is None else "black"
+    setattr(game, side, player)
+    write.kinds[side] = player.kind
+    activate(write, announce=True)
+    write.save(new_turn=True, clock_changed=True)
+    return game
+
+
+def game_open_for_viewer(*, game_id: str, player: Player | None,
+                         now: datetime | None = None) -> Game:
+    """What the game page calls: flags an expired clock, and seats ``player`` when the game
+    is a friend link waiting for an opponent and ``player`` is not its creator."""
+    game_flag_if_expired(game_id=game_id, now=now)
+    game = Game.objects.select_related("white", "black").filter(pk=str(game_id)[:12]).first()
+    if game is None:
+        raise GameError("not_found", "no such game")
+    if (player is not None and game.status == Game.Status.WAITING
+            and game.side_of(player) is None and not player.is_bot):
+        try:
+            game = game_join(game_id=game.id, player=player, now=now)
+        except GameError:  # someone else took the seat first: watch instead
+            game = Game.objects.select_related("white", "black").get(pk=game.id)
+    return game

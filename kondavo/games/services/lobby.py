@@ -1,0 +1,109 @@
+"""The lobby: open seeks, cancelling them, accepting one (which starts a game)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from kondavo.accounts.models import Player
+from kondavo.games import clock, events
+from kondavo.games.errors import GameError
+from kondavo.games.models import Game, LobbyState, Seek
+from kondavo.games.selectors import game_url, seeks_open
+from kondavo.games.services.creation import game_create, variant_of
+from kondavo.games.timecontrols import get_time_control
+
+MAX_OPEN_SEEKS_PER_PLAYER = 5
+
+def _lobby_bump() -> int:
+    LobbyState.objects.get_or_create(pk=1)
+    LobbyState.objects.filter(pk=1).update(version=F("version") + 1)
+    return LobbyState.objects.get(pk=1).version
+
+
+def _publish_lobby(version: int) -> None:
+    events.publish_lobby(version, seeks_open())
+
+
+@transaction.atomic
+def seek_create(*, player: Player, ruleset: str, time_control: str,
+                rated: bool = False) -> Seek:
+    variant = variant_of(ruleset)
+    try:
+        tc = get_time_control(time_control)
+    except ValueError as exc:
+        raise GameError("bad_request", str(exc)) from None
+    if player.is_bot:
+        raise GameError("not_allowed", "bots do not seek")
+    rated = bool(rated) and player.kind == Player.Kind.USER
+    mine = Seek.objects.filter(player=player, status=Seek.Status.OPEN)
+    same = mine.filter(ruleset=variant.key, time_control=tc.key, rated=rated).first()
+    if same is not None:
+        return same
+    if mine.count() >= MAX_OPEN_SEEKS_PER_PLAYER:
+        raise GameError("not_allowed", f"at most {MAX_OPEN_SEEKS_PER_PLAYER} open seeks")
+    seek = Seek.objects.create(player=player, ruleset=variant.key, time_control=tc.key,
+                               rated=rated)
+    version = _lobby_bump()
+    transaction.on_commit(partial(_publish_lobby, version))
+    return seek
+
+
+def _lock_seek(seek_id: Any) -> Seek:
+    try:
+        return Seek.objects.select_for_update().get(pk=int(seek_id))
+    except (Seek.DoesNotExist, TypeError, ValueError):
+        raise GameError("not_found", "no such seek") from None
+
+
+@transaction.atomic
+def seek_cancel(*, seek_id: int, player: Player) -> Seek:
+    seek = _lock_seek(seek_id)
+    if seek.player_id != player.pk:
+        raise GameError("not_allowed", "this is not your seek")
+    if seek.status != Seek.Status.OPEN:
+        return seek
+    seek.status = Seek.Status.CANCELLED
+    seek.save(update_fields=["status"])
+    version = _lobby_bump()
+    transaction.on_commit(partial(_publish_lobby, version))
+    return seek
+
+
+def seek_cancel_all(*, player: Player) -> int:
+    """Cancel every open seek of ``player`` (e.g. when their last lobby socket closes)."""
+    n = 0
+    for seek_id in Seek.objects.filter(player=player, status=Seek.Status.OPEN).values_list(
+            "pk", flat=True):
+        seek_cancel(seek_id=seek_id, player=player)
+        n += 1
+    return n
+
+
+@transaction.atomic
+def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) -> Game:
+    """Start a game between the seek's author and ``player`` (colours at random)."""
+    now = clock.resolve(now)
+    seek = _lock_seek(seek_id)
+    if seek.status != Seek.Status.OPEN:
+        raise GameError("not_found", "this seek is no longer open")
+    if seek.player_id == player.pk:
+        raise GameError("not_allowed", "you cannot accept your own seek")
+    if player.is_bot:
+        raise GameError("not_allowed", "bots do not accept seeks")
+    game = game_create(creator=seek.player, ruleset=seek.ruleset,
+                       time_control=seek.time_control, color="random", opponent=player,
+                       rated=seek.rated, now=now)
+    seek.status = Seek.Status.ACCEPTED
+    seek.game = game
+    seek.save(update_fields=["status", "game"])
+    version = _lobby_bump()
+    transaction.on_commit(partial(_publish_lobby, version))
+    frame = {"v": version, "t": "game", "d": {"id": game.id, "url": game_url(game.id)}}
+    for pid in (seek.player_id, player.pk):
+        transaction.on_commit(partial(events.publish_player, pid, frame))
+    return game

@@ -1,0 +1,192 @@
+"""Loading a game row locked and saving it: the one write path of every game service.
+
+``GameWrite.lock(game_id, now)`` is one precompiled ``SELECT`` of the game row joined with
+both players' kinds (``FOR UPDATE OF`` the game row where the database has it; SQLite's
+IMMEDIATE transactions serialise writers instead). A service then changes the instance, adds
+its events (each bumps the game's event ``version`` by one) and calls ``save``: one
+precompiled ``UPDATE`` of the given fields, guarded by the version the row was read at (so
+nothing is published for a row not written), the ``game_finished`` hook when the game has
+just ended, and the on-commit side effects: publishing the frames (one ``group_send`` for
+all of them), the embedded mode's flag timer, the bot's move request.
+
+The same SQL runs on PostgreSQL and SQLite; only the lock clause differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.db import connections, router, transaction
+
+from kondavo.accounts.models import Player
+from kondavo.games import events, hooks
+from kondavo.games.errors import GameError
+from kondavo.games.models import Game
+from kondavo.games.selectors import turn_of
+
+SIDES = ("white", "black")
+
+# What a move that does not end the game changes.
+MOVE_FIELDS = ("moves", "ply", "fen", "quiet_plies", "repetition", "version", "white_ms",
+               "black_ms", "turn_started_at", "flag_at", "draw_offer", "bot_turn_since")
+ALL_FIELDS = tuple(f.name for f in Game._meta.concrete_fields if not f.primary_key)
+
+_ATTNAMES = [f.attname for f in Game._meta.concrete_fields]
+_lock_sql: dict[str, tuple[str, list[tuple[int, Any, Any]]]] = {}
+_update_sql: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
+
+
+def other(side: str) -> str:
+    return "black" if side == "white" else "white"
+
+
+def _connection() -> Any:
+    return connections[router.db_for_write(Game)]
+
+
+def _lock_statement(connection: Any) -> tuple[str, list[tuple[int, Any, Any]]]:
+    """(SQL, [(column index, converter, column)]) for ``connection``, built once."""
+    cached = _lock_sql.get(connection.alias)
+    if cached is not None:
+        return cached
+    qn = connection.ops.quote_name
+    gm, pm = Game._meta, Player._meta
+    kind = qn(pm.get_field("kind").column)
+    player_table, player_pk = qn(pm.db_table), qn(pm.pk.column)
+    columns = ", ".join(f"g.{qn(f.column)}" for f in gm.concrete_fields)
+    sql = (
+        f"SELECT {columns}, w.{kind}, b.{kind} FROM {qn(gm.db_table)} g "
+        f"LEFT OUTER JOIN {player_table} w ON w.{player_pk} = g.{qn(gm.get_field('white').column)} "
+        f"LEFT OUTER JOIN {player_table} b ON b.{player_pk} = g.{qn(gm.get_field('black').column)} "
+        f"WHERE g.{qn(gm.pk.column)} = %s")
+    if connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF g"
+    elif connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    converters = []  # as Django's compiler applies them: the backend's, then the field's
+    for i, f in enumerate(gm.concrete_fields):
+        col = f.get_col(gm.db_table)
+        for conv in [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]:
+            converters.append((i, conv, col))
+    cached = (sql, converters)
+    _lock_sql[connection.alias] = cached
+    return cached
+
+
+def _update_statement(connection: Any, fields: tuple[str, ...]) -> tuple[str, list[Any]]:
+    key = (connection.alias, fields)
+    cached = _update_sql.get(key)
+    if cached is not None:
+        return cached
+    qn = connection.ops.quote_name
+    gm = Game._meta
+    model_fields = [gm.get_field(name) for name in fields]
+    sets = ", ".join(f"{qn(f.column)} = %s" for f in model_fields)
+    sql = (f"UPDATE {qn(gm.db_table)} SET {sets} "
+           f"WHERE {qn(gm.pk.column)} = %s AND {qn(gm.get_field('version').column)} = %s")
+    cached = (sql, model_fields)
+    _update_sql[key] = cached
+    return cached
+
+
+@dataclass
+class GameWrite:
+    """One locked game in one transaction: the row, the players' kinds, the new events."""
+
+    game: Game
+    kinds: dict[str, str | None]
+    now: datetime
+    read_version: int
+    was_over: bool
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def lock(cls, game_id: str, now: datetime) -> GameWrite:
+        """The game row locked for this transaction (players load lazily if needed)."""
+        connection = _connection()
+        sql, converters = _lock_statement(connection)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [str(game_id)[:12]])
+            row = cursor.fetchone()
+        if row is None:
+            raise GameError("not_found", "no such game")
+        n = len(_ATTNAMES)
+        values = list(row[:n])
+        for i, conv, col in converters:
+            values[i] = conv(values[i], col, connection)
+        game = Game.from_db(connection.alias, _ATTNAMES, values)
+        return cls(game, {"white": row[n], "black": row[n + 1]}, now, game.version,
+                   game.is_over)
+
+    @classmethod
+    def created(cls, game: Game, now: datetime) -> GameWrite:
+        """A game just inserted in this transaction (its players are loaded)."""
+        kinds = {side: (p.kind if p is not None else None)
+                 for side, p in (("white", game.white), ("black", game.black))}
+        return cls(game, kinds, now, game.version, False)
+
+    def seat(self, player: Player | None) -> str:
+        side = self.game.side_of(player)
+        if side is None:
+            raise GameError("not_a_player", "you are not playing in this game")
+        return side
+
+    def add(self, t: str, d: dict[str, Any]) -> None:
+        """A versioned frame of this write (published on commit)."""
+        self.game.version += 1
+        self.frames.append({"v": self.game.version, "t": t, "d": d})
+
+    def bot_to_move(self) -> bool:
+        game = self.game
+        return (game.status == Game.Status.ACTIVE
+                and self.kinds.get(turn_of(game)) == Player.Kind.BOT)
+
+    def save(self, *, fields: tuple[str, ...] = ALL_FIELDS, new_turn: bool = False,
+             clock_changed: bool = False) -> None:
+        """Write ``fields``; ``new_turn``: a move was played or the game started (a bot may
+        now have to move); ``clock_changed``: ``flag_at`` may have moved."""
+        game, now = self.game, self.now
+        bot_turn = self.bot_to_move()
+        if not bot_turn:
+            game.bot_turn_since = None
+        elif new_turn or game.bot_turn_since is None:
+            game.bot_turn_since = now
+        if "bot_turn_since" not in fields:
+            fields = (*fields, "bot_turn_since")
+        connection = _connection()
+        sql, model_fields = _update_statement(connection, fields)
+        params = [f.get_db_prep_save(getattr(game, f.attname), connection)
+                  for f in model_fields]
+        params += [game.pk, self.read_version]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            updated = cursor.rowcount
+        if updated != 1:  # cannot happen under the row lock; never publish what is not written
+            raise GameError("conflict", "the game changed meanwhile: try again")
+        self.read_version = game.version
+        if game.is_over and not self.was_over:
+            hooks.send_game_finished(game)
+            self.was_over = True
+        self._on_commit(clock_changed=clock_changed, bot_request=new_turn and bot_turn)
+
+    def _on_commit(self, *, clock_changed: bool, bot_request: bool) -> None:
+        from kondavo.games.services import clocks
+
+        game = self.game
+        if self.frames:
+            transaction.on_commit(partial(events.publish_game, game.id, list(self.frames)))
+            self.frames.clear()
+        if clock_changed:
+            clocks.schedule_on_commit(game, self.now)
+        if bot_request:
+            transaction.on_commit(partial(hooks.request_bot_move, game.id, game.ply))
+
+
+def require_active(game: Game) -> None:
+    if game.is_over:
+        raise GameError("game_over", "the game is over")
+    if game.status != Game.Status.ACTIVE:
+        raise GameError("not_allowed", "the game has not started yet")
