@@ -39,3 +39,12 @@ def rate_limit(*, action: str, keys: Iterable[str], setting: str) -> None:
     if over:
         raise RateLimited(_("Too many requests (at most %(rate)s): please wait a little "
                             "and try again.") % {"rate": rate})
+
+
+def creation_limit(*, player_id: int, ip: str) -> None:
+    """One game or seek created by ``player_id`` from ``ip``: ``KONDAVO_CREATE_RATE_PLAYER``
+    per player and ``KONDAVO_CREATE_RATE_IP`` per address (computer games, friend links and
+    seeks together)."""
+    rate_limit(action="create", keys=[f"player:{player_id}"],
+               setting="KONDAVO_CREATE_RATE_PLAYER")
+    rate_limit(action="create", keys=[f"ip:{ip}"], setting="KONDAVO_CREATE_RATE_IP")

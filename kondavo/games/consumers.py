@@ -22,6 +22,7 @@ from kondavo.games import events, selectors, services
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
+from kondavo.ratelimits import creation_limit
 
 # Daphne (autobahn) sends only 1000 and 3000-4999: 4009 mirrors 1009 "message too big".
 CLOSE_TOO_LARGE = 4009
@@ -319,8 +320,14 @@ class LobbyConsumer(_ProtocolConsumer):
         variant, tc = data.get("variant"), data.get("time_control")
         if not isinstance(variant, str) or not isinstance(tc, str):
             raise GameError("bad_request", 'a seek is {"variant": key, "time_control": "5+3"}')
-        seek = await database_sync_to_async(services.seek_create)(
-            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")))
+        client = self.scope.get("client") or ("unknown", 0)
+
+        def create() -> Any:
+            creation_limit(player_id=player.pk, ip=str(client[0]))  # 429-style rate limit
+            return services.seek_create(player=player, ruleset=variant, time_control=tc,
+                                        rated=bool(data.get("rated")))
+
+        seek = await database_sync_to_async(create)()
         self.my_seeks.add(seek.pk)
 
     async def do_cancel(self, data: dict[str, Any]) -> None:

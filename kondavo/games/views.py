@@ -25,7 +25,7 @@ from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL
 from kondavo.limits import ClientInputError, client_ip, decode_json_body, int_field
-from kondavo.ratelimits import rate_limit
+from kondavo.ratelimits import creation_limit
 
 STATUS_FOR_CODE = {"not_found": 404, "not_a_player": 403, "not_allowed": 409,
                    "limit_reached": 409, "rate_limited": 429, "too_large": 413}
@@ -42,10 +42,7 @@ def _viewer(request: HttpRequest) -> Player | None:
 
 def _creation_limit(request: HttpRequest, player: Player) -> None:
     """Games and seeks created: per player and per client address (``KONDAVO_CREATE_RATE_*``)."""
-    rate_limit(action="create", keys=[f"player:{player.pk}"],
-               setting="KONDAVO_CREATE_RATE_PLAYER")
-    rate_limit(action="create", keys=[f"ip:{client_ip(request)}"],
-               setting="KONDAVO_CREATE_RATE_IP")
+    creation_limit(player_id=player.pk, ip=client_ip(request))
 
 
 def _params(request: HttpRequest) -> dict[str, Any]:

@@ -319,6 +319,12 @@ def celery_beat_schedule() -> dict[str, Any]:
             "schedule": bot_every,
             "options": {"queue": "celery", "expires": bot_every},
         },
+        # Expired seeks (KONDAVO_SEEK_TTL_SECONDS) leave the lobby lists.
+        "games-seek-expire-sweep": {
+            "task": "games.tasks.seek_expire_sweep",
+            "schedule": 60.0,
+            "options": {"queue": "celery", "expires": 60.0},
+        },
     }
 
 
