@@ -501,6 +501,9 @@ CELERY_BEAT_SCHEDULE = celery_beat_schedule()
 # Without Redis there is no worker: bot moves are computed in this process (eager Celery,
 # called off the event loop).
 KONDAVO_BOT_INPROCESS = env_bool("KONDAVO_BOT_INPROCESS", not REDIS_URL)
+# Bot levels up to this one search on the ``bots-fast`` queue (own worker), deeper ones on
+# ``bots``: a cheap reply never waits behind a queue of deep searches.
+KONDAVO_BOT_FAST_MAX_LEVEL = env_int("KONDAVO_BOT_FAST_MAX_LEVEL", 4)
 # Thinking time of the top level (8), in seconds per move; lower levels use fixed budgets.
 KONDAVO_BOT_MOVE_TIME = float(env_str("KONDAVO_BOT_MOVE_TIME") or 1.0)
 # A bot move not played this long after the bot's turn began is asked for again by the bot

@@ -104,7 +104,8 @@ class Stack:
     def worker(self, name: str, **env: str) -> Proc:
         """A Celery worker on both queues, ready to consume when this returns."""
         proc = self.spawn(name, [
-            sys.executable, "-m", "celery", "-A", "kondavo", "worker", "-Q", "bots,celery",
+            sys.executable, "-m", "celery", "-A", "kondavo", "worker",
+            "-Q", "bots-fast,bots,celery",
             "--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat",
             "--loglevel=INFO", "-n", f"{name}@%h",
         ], **env)
