@@ -119,7 +119,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "rulesets": _rulesets(),
         "time_controls": _time_controls(),
         "default_time_control": DEFAULT_TIME_CONTROL,
-        "config": {"ws": "/ws/lobby/", "i18n": js_strings()},
+        "config": {"ws": "/ws/lobby/", "guest": _url("accounts:guest", "/accounts/guest/"),
+                   "i18n": js_strings()},
     })
 
 

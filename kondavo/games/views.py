@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.core.exceptions import RequestDataTooBig
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-    HttpResponseRedirect,
-    JsonResponse,
-)
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from kondavo.accounts.middleware import player_required
@@ -69,6 +66,19 @@ def _error(exc: GameError) -> JsonResponse:
     return JsonResponse({"error": exc.as_dict()}, status=STATUS_FOR_CODE.get(exc.code, 400))
 
 
+def _refused(request: HttpRequest, exc: GameError) -> HttpResponse:
+    """A refused creation: JSON clients get the 4xx with ``{"error": {code, message}}``; the
+    site's own forms (no JSON) go back to the page they came from, which shows the message."""
+    if _wants_json(request):
+        return _error(exc)
+    messages.error(request, exc.message)
+    back = request.headers.get("Referer", "")
+    if not back or not url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    return HttpResponseRedirect(back, status=303)
+
+
 def _to_game(request: HttpRequest, game: Game, status: int = 201) -> HttpResponse:
     url = selectors.game_url(game.id)
     if _wants_json(request):
@@ -91,7 +101,7 @@ def new_computer(request: HttpRequest) -> HttpResponse:
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)))
     except GameError as exc:
-        return _error(exc)
+        return _refused(request, exc)
     return _to_game(request, game)
 
 
@@ -107,7 +117,7 @@ def new_friend(request: HttpRequest) -> HttpResponse:
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"))
     except GameError as exc:
-        return _error(exc)
+        return _refused(request, exc)
     return _to_game(request, game)
 
 
@@ -122,7 +132,7 @@ def seek(request: HttpRequest) -> HttpResponse:
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"))
     except GameError as exc:
-        return _error(exc)
+        return _refused(request, exc)
     if _wants_json(request):
         return JsonResponse({"seek": created.pk}, status=201)
     return HttpResponseRedirect(f"/?seek={created.pk}")

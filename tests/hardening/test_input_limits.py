@@ -165,7 +165,8 @@ def test_hostile_http_requests_get_4xx(hardened_daphne: Any) -> None:
             status, answer = http("POST", base + url, body=body, headers=json_headers)
             assert 400 <= status < 500, (url, body[:40], status, answer[:200])
             assert json.loads(answer)["error"]["code"], answer
-    form_headers = csrf_headers(cookie, **{"Content-Type": "application/x-www-form-urlencoded"})
+    form_headers = csrf_headers(cookie, **{"Content-Type": "application/x-www-form-urlencoded",
+                                           "Accept": "application/json"})
     for body in (b"level=1e999&ruleset=english", b"level=99999999999999999999999&ruleset=x",
                  b"ruleset=%00&level=1", b"&".join(b"f%d=1" % i for i in range(500))):
         status, _ = http("POST", base + "/games/new/computer", body=body, headers=form_headers)
