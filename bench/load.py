@@ -149,6 +149,10 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
            "DJANGO_SETTINGS_MODULE": "kondavo.settings.local", "DEBUG": "false",
            "LOG_LEVEL": "WARNING"}
     env.setdefault("DB_CONN_MAX_AGE", "60")
+    # Every simulated player comes from 127.0.0.1: the per-address limits on guests and on
+    # game creation (KONDAVO_GUEST_RATE, KONDAVO_CREATE_RATE_IP) would stop the bench.
+    env.setdefault("KONDAVO_GUEST_RATE", "")
+    env.setdefault("KONDAVO_CREATE_RATE_IP", "")
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                    cwd=REPO, env=env, check=True)
     urls = []
@@ -198,6 +202,7 @@ class Http:
             "X-CSRFToken": CSRF, "Cookie": f"csrftoken={CSRF}; {self.cookie()}",
             "Referer": self.base + "/"})
         with urllib.request.urlopen(req, timeout=60) as r:
+            self.jar.extract_cookies(r, req)  # the session made by this first action
             return json.loads(r.read())
 
     def cookie(self) -> str:

@@ -17,6 +17,22 @@ def player_of(page: Any) -> Any:
     return Player.objects.get(guest_key=session[GUEST_SESSION_KEY])
 
 
+def become_guest(page: Any) -> None:
+    """The visitor of ``page`` gets a guest identity, as on their first action (the page
+    must come from the site: it reads the CSRF cookie)."""
+    status = page.evaluate(
+        "async () => (await fetch('/accounts/guest/', {method: 'POST', headers: "
+        "{'X-CSRFToken': document.cookie.match(/csrftoken=([^;]+)/)[1]}})).status")
+    assert status == 200, status
+
+
+def join_game(page: Any) -> None:
+    """Press the game page's Join button (invited to a friend game) and wait for the board."""
+    page.click("#btn-join")
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
+                           "window.kondavoGame.state.you")
+
+
 def game_state(page: Any) -> dict[str, Any]:
     return page.evaluate("window.kondavoGame.state")  # type: ignore[no-any-return]
 

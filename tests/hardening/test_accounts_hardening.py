@@ -7,10 +7,10 @@ import re
 from typing import Any
 
 import pytest
-from conftest import csrf_headers, http
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.test import Client
+from hardening_helpers import csrf_headers, http
 
 from kondavo.accounts.models import Player
 from kondavo.accounts.names import name_is_reserved

@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 import pytest
-from conftest import make_guest
+from hardening_helpers import make_guest
 from http_burst import ConnectionWatch, burst
 
 from kondavo.games.services import game_create

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import websockets
 from channels.db import database_sync_to_async
-from conftest import csrf_headers, http, make_guest, next_frame, session_cookie
+from hardening_helpers import csrf_headers, http, make_guest, next_frame, session_cookie
 
 from kondavo.games.models import Game
 from kondavo.games.services import game_create

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import websockets
 from channels.db import database_sync_to_async
-from conftest import csrf_headers, http, make_guest, next_frame, session_cookie
+from hardening_helpers import csrf_headers, http, make_guest, next_frame, session_cookie
 
 from kondavo.accounts.models import Player
 from kondavo.games.models import Game

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import http
+from hardening_helpers import http
 
 from kondavo.settings.base import KNOWN_PLACEHOLDER_KEYS, secret_key_problem
 
