@@ -142,7 +142,7 @@ def test_cheap_levels_go_to_their_own_queue(monkeypatch: pytest.MonkeyPatch,
     sent: list[tuple[Any, str]] = []
     monkeypatch.setattr(tasks.bot_move_play, "apply_async",
                         lambda args, queue: sent.append((args, queue)))
-    monkeypatch.setattr(settings, "KONDAVO_BOT_INPROCESS", False)
+    settings.KONDAVO_BOT_INPROCESS = False
     me = make_guest()
     cheap, deep = computer_game(me, 1), computer_game(me, 8)
     seam.request_bot_move(cheap.id, 0)
