@@ -8,7 +8,7 @@ def _apply_rated_game(sender: Any, *, game: Any, **kwargs: Any) -> None:
     """Receiver of ``kondavo.games.hooks.game_finished``: rate a finished rated game."""
     from rating import services
 
-    if game.rated:
+    if game.rated and game.status == "finished":  # never an aborted game
         services.rating_apply_game(game=game)
 
 

@@ -65,6 +65,11 @@ class TokenBucket:
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def _presence_key(presence: dict[str, Any]) -> dict[str, Any]:
+    """What a presence change is (the payload without the server's time)."""
+    return {k: v for k, v in presence.items() if k != "now"}
+
+
 class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
     """Frame checks and dispatch shared by both sockets."""
 
@@ -149,6 +154,7 @@ class GameConsumer(_ProtocolConsumer):
             "abort": self._action(services.game_abort),
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
+            "claim_draw": self._action(services.game_claim_draw),
             "join": self.do_join,
             "resync": self.do_resync,
             "flag": self.do_flag,
@@ -157,37 +163,46 @@ class GameConsumer(_ProtocolConsumer):
 
     async def connect(self) -> None:
         self.bucket = self.make_bucket()
-        self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])
+        self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])[:12]
         self.group = game_group(self.game_id)
         self.player = await get_player_for_scope(self.scope)
+        self.member = ""
+        self.presence_sent: dict[str, Any] | None = None
         await self.accept()
         # Join the group before the state is read, so no event falls between the two.
         await self.channel_layer.group_add(self.group, self.channel_name)
 
-        def opened() -> tuple[bool, tuple[int, dict[str, Any]] | None]:
+        def opened() -> tuple[int, dict[str, Any]] | None:
             """One trip to the database: flag check, presence, then the state."""
             services.game_flag_if_expired(game_id=self.game_id)
-            if selectors.game_get(game_id=self.game_id) is None:
-                return False, None
-            present = services.game_presence(
-                game_id=self.game_id, player=self.player, connected=True) is not None
-            return present, self._state()
+            game = selectors.game_get(game_id=self.game_id)
+            if game is None:
+                return None
+            self.member = services.presence_member(game=game, player=self.player,
+                                                   socket_id=self.channel_name)
+            presence = services.game_presence_open(game=game, member=self.member)
+            return game.version, selectors.game_state(game, self.player, presence=presence)
 
-        self.present, result = await db_call(opened)()
+        result = await db_call(opened)()
         if result is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.send_error("not_found", "no such game")
             await self.close(code=4404)
             return
         self.version = result[0]
+        self.presence_sent = _presence_key(result[1]["presence"])
         await self.send_frame("state", result[1])
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if getattr(self, "present", False):
-            await db_call(services.game_presence)(
-                game_id=self.game_id, player=self.player, connected=False)
+        if getattr(self, "member", ""):
+            def closed() -> None:
+                game = selectors.game_get(game_id=self.game_id)
+                if game is not None:
+                    services.game_presence_close(game=game, member=self.member)
+
+            await db_call(closed)()
 
     def _state(self) -> tuple[int, dict[str, Any]] | None:
         game = selectors.game_get(game_id=self.game_id)
@@ -208,11 +223,26 @@ class GameConsumer(_ProtocolConsumer):
         await self.send_frame("state", result[1])
 
     async def do_ping(self, data: dict[str, Any]) -> None:
-        """``pong`` carries the game's version as the database has it, not this socket's:
-        an event lost on the way (an overloaded channel layer drops messages) shows up as
-        a gap at the next ping, and the client resyncs."""
-        version = await db_call(selectors.game_version)(game_id=self.game_id)
-        await self.send_frame("pong", {}, v=self.version if version is None else version)
+        """The heartbeat: this socket counts as present for another ttl. ``pong`` carries
+        the game's version as the database has it, not this socket's: an event lost on the
+        way (an overloaded channel layer drops messages) shows up as a gap at the next
+        ping, and the client resyncs. A presence change nobody announced (a socket that
+        died without closing has expired) is sent to this socket before the ``pong``."""
+        def beat() -> tuple[int, dict[str, Any]] | None:
+            game = selectors.game_get(game_id=self.game_id)
+            if game is None:
+                return None
+            return game.version, services.game_presence_heartbeat(game=game,
+                                                                  member=self.member)
+
+        result = await db_call(beat)()
+        if result is None:
+            await self.send_frame("pong", {})
+            return
+        version, presence = result
+        if _presence_key(presence) != self.presence_sent:
+            await self.game_presence({"presence": presence})
+        await self.send_frame("pong", {}, v=version)
 
     async def do_resync(self, data: dict[str, Any]) -> None:
         _, result = await db_call(self._checked_state)()
@@ -266,6 +296,11 @@ class GameConsumer(_ProtocolConsumer):
             await self.send(text_data=text)
 
     async def game_presence(self, message: dict[str, Any]) -> None:
+        """A presence change (sent only if it changes what this socket last showed)."""
+        key = _presence_key(message["presence"])
+        if key == self.presence_sent:
+            return
+        self.presence_sent = key
         await self.send_frame("presence", message["presence"])
 
 

@@ -91,12 +91,6 @@ class Game(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
-    # Presence, for claim-victory: open websockets per side and when the last one closed.
-    white_connections = models.PositiveIntegerField(default=0)
-    black_connections = models.PositiveIntegerField(default=0)
-    white_left_at = models.DateTimeField(null=True, blank=True)
-    black_left_at = models.DateTimeField(null=True, blank=True)
-
     class Meta:
         ordering = ["-created"]
         indexes = [models.Index(fields=["status", "created"], name="game_status_created")]

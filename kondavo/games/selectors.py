@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -10,9 +11,13 @@ from django.db.models import Q, QuerySet
 
 from kondavo.accounts.models import Player
 from kondavo.games import clock
+from kondavo.games import presence as presence_store
 from kondavo.games.models import Game, Seek
+from kondavo.games.presence import PresenceView
 from variants import Color, GameRecord, Move, Position, Variant, get_variant
 from variants.pdn import write_pdn
+
+log = logging.getLogger(__name__)
 
 GAME_PAGE_URL = "/game/{id}/"  # the page itself is the frontend app's
 
@@ -69,9 +74,19 @@ def clock_remaining(game: Game, side: str, now: datetime) -> int | None:
 
 
 def clock_running(game: Game) -> str | None:
-    if not game.timed or game.status != Game.Status.ACTIVE or game.turn_started_at is None:
+    """The side whose clock runs: none before each side has made its first move."""
+    if (not game.timed or game.status != Game.Status.ACTIVE or game.turn_started_at is None
+            or game.ply < 2):
         return None
     return turn_of(game)
+
+
+def abort_at(game: Game) -> int | None:
+    """Before each side's first move: when the game is aborted if the side to move has not
+    moved (epoch ms); None otherwise (and while a bot is to move)."""
+    if game.status != Game.Status.ACTIVE or game.ply >= 2 or game.flag_at is None:
+        return None
+    return int(game.flag_at.timestamp() * 1000)
 
 
 def clocks_payload(game: Game, now: datetime) -> dict[str, Any] | None:
@@ -132,14 +147,65 @@ def result_payload(game: Game) -> dict[str, Any] | None:
     return {"winner": game.winner, "reason": game.reason, "score": score}
 
 
-def presence_payload(game: Game) -> dict[str, bool]:
-    return {"white": game.white_connections > 0, "black": game.black_connections > 0}
+def claim_seconds() -> float:
+    """How long a player must have been gone before the opponent may claim the game."""
+    return float(getattr(settings, "KONDAVO_CLAIM_VICTORY_SECONDS", 60))
+
+
+def away_since(game: Game, view: PresenceView, side: str) -> float | None:
+    """Since when (epoch seconds) the player of ``side`` has had no live socket; None while
+    online. A player never seen counts from the start of the game."""
+    if view.online.get(side, False):
+        return None
+    left = view.left_at.get(side)
+    if left is None and game.started is not None:
+        left = game.started.timestamp()
+    return left
+
+
+def presence_payload(game: Game, view: PresenceView | None) -> dict[str, Any]:
+    """The ``presence`` payload of docs/protocol.md: per side online or since when gone
+    (``left_at``, epoch ms) and when the opponent may claim the game (``claim_at``, epoch
+    ms: only while the game is active), the number of spectators, and the server's time.
+    A bot is always online. ``view`` None (the store did not answer): everyone online."""
+    now = view.now if view is not None else clock.now().timestamp()
+    out: dict[str, Any] = {"left_at": {}, "claim_at": {}}
+    for side in ("white", "black"):
+        player = game.player_of(side)
+        left = None
+        if view is not None and player is not None and player.kind != Player.Kind.BOT:
+            left = away_since(game, view, side)
+        claim = (left + claim_seconds()
+                 if left is not None and game.status == Game.Status.ACTIVE else None)
+        out[side] = player is not None and left is None
+        out["left_at"][side] = _ms(left)
+        out["claim_at"][side] = _ms(claim)
+    out["spectators"] = view.spectators if view is not None else 0
+    out["now"] = _ms(now)
+    return out
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else int(seconds * 1000)
+
+
+def game_presence_view(game_id: str, now: datetime | None = None) -> PresenceView | None:
+    """The game's presence now, or None if the presence store does not answer."""
+    try:
+        return presence_store.store().view(str(game_id), clock.resolve(now).timestamp())
+    except Exception:
+        log.warning("presence store unavailable", exc_info=True)
+        return None
 
 
 def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None,
-               record: GameRecord | None = None) -> dict[str, Any]:
-    """The ``state`` payload of docs/protocol.md for ``viewer`` (None: anonymous)."""
+               record: GameRecord | None = None,
+               presence: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``state`` payload of docs/protocol.md for ``viewer`` (None: anonymous);
+    ``presence``: the game's presence payload if already read."""
     now = clock.resolve(now)
+    if presence is None:
+        presence = presence_payload(game, game_presence_view(game.id, now))
     variant = get_variant(game.ruleset)
     record = record if record is not None else game_record(game)
     position = record.position
@@ -164,6 +230,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "last_move": last_move,
         "legal": legal,
         "clocks": clocks_payload(game, now),
+        "abort_at": abort_at(game),
         "players": players_payload(game),
         "you": game.side_of(viewer),
         "status": game.status,
@@ -174,9 +241,9 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
                     ({"offered_by": game.rematch_offer} if game.rematch_offer else None)),
         "rated": game.rated,
         "time_control": game.time_control,
-        "presence": presence_payload(game),
-        "claim_victory_after_ms": int(
-            getattr(settings, "KONDAVO_CLAIM_VICTORY_SECONDS", 60) * 1000),
+        "presence": presence,
+        "claim_victory_after_ms": int(claim_seconds() * 1000),
+        "heartbeat_ms": int(presence_store.heartbeat_seconds() * 1000),
         "url": game_url(game.id),
     }
 

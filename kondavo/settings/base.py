@@ -510,6 +510,16 @@ KONDAVO_BOT_MOVE_TIME = float(env_str("KONDAVO_BOT_MOVE_TIME") or 1.0)
 # move sweep (games.tasks.bot_move_sweep). Keep it above the thinking time plus queueing.
 KONDAVO_BOT_STALL_SECONDS = env_seconds("KONDAVO_BOT_STALL_SECONDS", 30.0)
 
+# Presence (kondavo/games/presence.py): the game page pings every HEARTBEAT seconds; a
+# socket not heard from for TTL seconds counts as gone (whatever killed it). The opponent
+# of a player gone for CLAIM_VICTORY seconds may claim the game (victory or draw).
+KONDAVO_PRESENCE_HEARTBEAT_SECONDS = env_seconds("KONDAVO_PRESENCE_HEARTBEAT_SECONDS", 5.0)
+KONDAVO_PRESENCE_TTL_SECONDS = env_seconds("KONDAVO_PRESENCE_TTL_SECONDS", 12.0)
+KONDAVO_CLAIM_VICTORY_SECONDS = env_seconds("KONDAVO_CLAIM_VICTORY_SECONDS", 60.0)
+# No clock runs before each side's first move; a player who does not make it within this
+# many seconds has the game aborted, unrated (the computer is never hurried).
+KONDAVO_FIRST_MOVE_SECONDS = env_seconds("KONDAVO_FIRST_MOVE_SECONDS", 30.0)
+
 # --------------------------------------------------------------------------- rating
 
 # Leaderboard thresholds per ruleset key, with "default" as the fallback for every key (and

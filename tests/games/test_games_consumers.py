@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -51,6 +53,17 @@ async def skip_to(comm: WebsocketCommunicator, t: str) -> dict[str, Any]:
             return frame
 
 
+async def play_openings(game: Game, white: Any, black: Any) -> None:
+    """Each side's first move (no clock runs before them)."""
+    from kondavo.games.services import game_play_move
+
+    def play() -> None:
+        game_play_move(game_id=game.id, player=white, ply=0, move_text="31-27")
+        game_play_move(game_id=game.id, player=black, ply=1, move_text="20-24")
+
+    await database_sync_to_async(play)()
+
+
 @pytest.fixture
 async def seated(guest_factory: Any) -> tuple[Any, Any, Any, Game]:
     def make() -> tuple[Any, Any, Any, Game]:
@@ -79,7 +92,7 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
         d = frame["d"]
         assert d["ply"] == 1 and d["notation"] == "32-28" and d["turn"] == "black"
         assert d["path"] == ["32", "28"] and d["captured"] == [] and d["legal"]
-        assert d["clocks"]["running"] == "black"
+        assert d["clocks"]["running"] is None and d["abort_at"]  # Black's first move
 
     # errors go to the sender only, with the current version
     await cb.send_json_to({"t": "move", "d": {"ply": 0, "move": "19-23"}})
@@ -122,7 +135,8 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
 async def test_flag_frame_ends_a_game_whose_clock_ran_out(fake_clock: Any, seated: Any) -> None:
     """The game page sends ``flag`` when its running clock shows zero: too early, the sender
     gets a fresh state; on time, everyone gets the end frame at once."""
-    white, black, spectator, game = seated  # 5+3, White's clock runs
+    white, black, spectator, game = seated  # 5+3
+    await play_openings(game, white, black)  # now White's clock runs
     path = f"/ws/game/{game.id}/"
     cb, cs = await connect(path, black), await connect(path, spectator)
     v0 = (await receive(cb, "state"))["v"]
@@ -146,6 +160,7 @@ async def test_flag_frame_ends_a_game_whose_clock_ran_out(fake_clock: Any, seate
 
 async def test_resync_checks_the_clock_first(fake_clock: Any, seated: Any) -> None:
     white, black, spectator, game = seated
+    await play_openings(game, white, black)
     cw = await connect(f"/ws/game/{game.id}/", white)
     v0 = (await receive(cw, "state"))["v"]
     fake_clock.advance(seconds=301)
@@ -180,19 +195,89 @@ async def test_unknown_game_is_closed(guest_factory: Any) -> None:
 
 
 async def test_presence_and_disconnect_tracking(seated: Any) -> None:
+    white, black, spectator, game = seated
+    path = f"/ws/game/{game.id}/"
+    cw = await connect(path, white)
+    state = (await receive(cw, "state"))["d"]
+    assert (state["presence"]["white"], state["presence"]["black"]) == (True, False)
+    assert state["heartbeat_ms"] == 5000
+    cb = await connect(path, black)
+    seen = (await receive(cw, "presence"))["d"]
+    assert (seen["white"], seen["black"], seen["spectators"]) == (True, True, 0)
+    cs = await connect(path, spectator)
+    assert (await receive(cw, "presence"))["d"]["spectators"] == 1
+    await cs.disconnect()
+    assert (await receive(cw, "presence"))["d"]["spectators"] == 0
+    await cb.disconnect()
+    seen = (await receive(cw, "presence"))["d"]
+    assert seen["black"] is False and seen["claim_at"]["black"] is not None
+    assert seen["claim_at"]["black"] - seen["left_at"]["black"] == 60_000
+    await cw.send_json_to({"t": "claim_victory"})
+    assert (await receive(cw, "error"))["d"]["code"] == "not_allowed"
+    await cw.disconnect()
+
+
+async def _gone_without_closing(fake_clock: Any, cw: WebsocketCommunicator) -> None:
+    """After the ttl, White's heartbeat shows Black gone; after the claim time, White's
+    claim wins the game."""
+    fake_clock.advance(seconds=11)
+    await cw.send_json_to({"t": "ping"})
+    assert (await cw.receive_json_from(timeout=TIMEOUT))["t"] == "pong"  # not expired yet
+    fake_clock.advance(seconds=2)
+    await cw.send_json_to({"t": "ping"})
+    seen = (await cw.receive_json_from(timeout=TIMEOUT))
+    assert seen["t"] == "presence" and seen["d"]["black"] is False, seen
+    claim_at = seen["d"]["claim_at"]["black"]
+    assert claim_at == seen["d"]["left_at"]["black"] + 60_000
+    assert (await cw.receive_json_from(timeout=TIMEOUT))["t"] == "pong"
+    await cw.send_json_to({"t": "claim_victory"})
+    assert "claim the game in" in (await receive(cw, "error"))["d"]["message"]
+    fake_clock.current = datetime.fromtimestamp(claim_at / 1000, tz=UTC)
+    await cw.send_json_to({"t": "claim_victory"})
+    end = (await receive(cw, "end"))["d"]
+    assert end["result"] == {"winner": "white", "reason": "abandoned", "score": "2-0"}
+
+
+async def test_presence_expires_after_an_abrupt_end(seated: Any, fake_clock: Any) -> None:
+    """Black's consumer is cancelled without ``disconnect`` (a killed process)."""
     white, black, _spectator, game = seated
+    await play_openings(game, white, black)
     path = f"/ws/game/{game.id}/"
     cw = await connect(path, white)
     await receive(cw, "state")
     cb = await connect(path, black)
-    seen = [(await receive(cw, "presence"))["d"] for _ in range(2)]
-    assert seen == [{"white": True, "black": False}, {"white": True, "black": True}]
-    await cb.disconnect()
-    assert (await receive(cw, "presence"))["d"] == {"white": True, "black": False}
-    g = await database_sync_to_async(Game.objects.get)(pk=game.id)
-    assert g.black_connections == 0 and g.black_left_at is not None
-    await cw.send_json_to({"t": "claim_victory"})
-    assert (await receive(cw, "error"))["d"]["code"] == "not_allowed"
+    await receive(cb, "state")
+    assert (await receive(cw, "presence"))["d"]["black"] is True
+    cb.future.cancel()
+    await asyncio.sleep(0)
+    await _gone_without_closing(fake_clock, cw)
+    await cw.disconnect()
+
+
+async def test_presence_expires_after_a_consumer_failure(
+        seated: Any, fake_clock: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Black's consumer dies on an unexpected error in a handler (Daphne closes with 1011;
+    ``disconnect`` never runs)."""
+    from kondavo.games import services
+
+    def broken(**kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    white, black, _spectator, game = seated
+    await play_openings(game, white, black)
+    path = f"/ws/game/{game.id}/"
+    cw = await connect(path, white)
+    await receive(cw, "state")
+    cb = await connect(path, black)
+    await receive(cb, "state")
+    assert (await receive(cw, "presence"))["d"]["black"] is True
+    real = services.game_resign
+    monkeypatch.setattr(services, "game_resign", broken)
+    await cb.send_json_to({"t": "resign"})
+    with pytest.raises(RuntimeError):
+        await cb.wait(timeout=TIMEOUT)
+    monkeypatch.setattr(services, "game_resign", real)
+    await _gone_without_closing(fake_clock, cw)
     await cw.disconnect()
 
 

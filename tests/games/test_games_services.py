@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from kondavo.games.selectors import game_state
 from kondavo.games.services import (
     game_abort,
     game_accept_draw,
+    game_claim_draw,
     game_claim_victory,
     game_create,
     game_create_friend,
@@ -24,9 +26,12 @@ from kondavo.games.services import (
     game_offer_draw,
     game_open_for_viewer,
     game_play_move,
-    game_presence,
+    game_presence_close,
+    game_presence_heartbeat,
+    game_presence_open,
     game_rematch,
     game_resign,
+    presence_member,
     seek_accept,
     seek_cancel,
     seek_create,
@@ -325,27 +330,118 @@ def test_guests_never_play_rated(pair: Any) -> None:
 
 # --------------------------------------------------------------------------- clocks
 
-def test_clock_runs_with_increment(pair: Any, fake_clock: Any) -> None:
+OPENING = ["31-27", "20-24"]  # each side's first move: no clock ran before them
+
+
+def opened(pair: Any, fake_clock: Any, time_control: str) -> Game:
+    """A game whose two first moves were played (now the clock of White runs)."""
+    game = new_game(pair, time_control=time_control)
+    for ply, text in enumerate(OPENING):
+        game_play_move(game_id=game.id, player=pair[ply % 2], ply=ply, move_text=text)
+    return Game.objects.get(pk=game.id)
+
+
+def test_clocks_start_after_each_sides_first_move(pair: Any, fake_clock: Any) -> None:
     game = new_game(pair, time_control="5+3")
-    assert game.white_ms == 300_000 and game.flag_at is not None
+    start = fake_clock.current
+    state = game_state(game, None)
+    assert state["clocks"]["running"] is None
+    assert state["abort_at"] == int((start.timestamp() + 30) * 1000)
     fake_clock.advance(seconds=10)
-    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="31-27")
+    game.refresh_from_db()
+    assert game.white_ms == 300_000  # no clock ran, so no time used and no increment
+    fake_clock.advance(seconds=20)
+    state = game_state(game, None)
+    assert state["clocks"]["running"] is None and state["clocks"]["black"] == 300_000
+    assert state["abort_at"] == int((start.timestamp() + 10 + 30) * 1000)
+    game_play_move(game_id=game.id, player=pair[1], ply=1, move_text="20-24")
+    game.refresh_from_db()
+    assert game.black_ms == 300_000
+    assert game_state(game, None)["abort_at"] is None
+    fake_clock.advance(seconds=10)
+    game_play_move(game_id=game.id, player=pair[0], ply=2, move_text="36-31")
     game.refresh_from_db()
     assert game.white_ms == 300_000 - 10_000 + 3_000
-    assert game.black_ms == 300_000
     fake_clock.advance(seconds=4)
     clocks = game_state(game, None)["clocks"]
     assert clocks == {"white": 293_000, "black": 296_000, "running": "black",
                       "initial": 300_000, "increment": 3_000}
 
 
+@pytest.mark.parametrize("time_control", ["untimed", "1+0"])
+def test_no_first_move_aborts_unrated(pair: Any, fake_clock: Any, time_control: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import rating.services
+
+    calls: list[str] = []
+    monkeypatch.setattr(rating.services, "rating_apply_game",
+                        lambda *, game: calls.append(game.id))
+    from kondavo.games.tasks import game_flag_sweep
+
+    game = new_game(pair, time_control=time_control)
+    Game.objects.filter(pk=game.id).update(rated=True)
+    fake_clock.advance(seconds=29)
+    assert game_flag_sweep() == 0
+    game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="31-27")
+    fake_clock.advance(seconds=29)  # Black's first move is due 30 s after White's
+    assert game_flag_if_expired(game_id=game.id) is False
+    fake_clock.advance(seconds=1)
+    assert game_flag_sweep() == 1
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == ("aborted", None, "")
+    assert calls == []
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=pair[1], ply=1, move_text="20-24")
+    assert err.value.code == "game_over"
+
+
+def test_late_first_move_is_refused_and_aborts(pair: Any, fake_clock: Any,
+                                               django_capture_on_commit_callbacks: Any,
+                                               recorded_side_effects: dict[str, Any]) -> None:
+    from kondavo.games import events
+
+    sent: list[Any] = []
+    game = new_game(pair)
+    fake_clock.advance(seconds=30)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events, "publish_game", lambda game_id, frames: sent.extend(frames))
+        with pytest.raises(GameError) as err, \
+                django_capture_on_commit_callbacks(execute=True):
+            game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="31-27")
+    assert err.value.code == "game_over"
+    assert sent == [{"v": 1, "t": "end", "d": {
+        "status": "aborted", "result": None,
+        "abort": {"reason": "no_first_move", "side": "white"}}}]
+
+
+def test_the_computer_is_never_hurried_but_the_human_is(guest_factory: Any,
+                                                        fake_clock: Any) -> None:
+    human = guest_factory()
+    game = game_create_vs_computer(player=human, ruleset="international", level=1,
+                                   color="black", time_control="5+3")  # the bot starts
+    assert game.flag_at is None and game_state(game, None)["abort_at"] is None
+    fake_clock.advance(seconds=120)
+    assert game_flag_if_expired(game_id=game.id) is False
+    bot = Game.objects.select_related("white").get(pk=game.id).white
+    game_play_move(game_id=game.id, player=bot, ply=0, move_text="31-27")
+    game.refresh_from_db()
+    assert game.flag_at == fake_clock.current + timedelta(seconds=30)
+    fake_clock.advance(seconds=30)
+    assert game_flag_if_expired(game_id=game.id) is True
+    game.refresh_from_db()
+    assert game.status == "aborted"
+
+
 def test_flag_with_no_client_connected(pair: Any, fake_clock: Any,
                                        recorded_side_effects: dict[str, list[Any]],
                                        django_capture_on_commit_callbacks: Any) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = new_game(pair, time_control="1+0")
-    # the embedded mode checks when White's clock would run out (a worker: the beat sweep)
-    assert recorded_side_effects["flag"] == [(game.id, 60.0)]
+        game = opened(pair, fake_clock, "1+0")
+    # the embedded mode checks each deadline (a worker: the beat sweep): both first moves,
+    # then White's clock
+    assert recorded_side_effects["flag"] == [(game.id, 30.0), (game.id, 30.0),
+                                             (game.id, 60.0)]
     fake_clock.advance(seconds=59)
     assert game_flag_if_expired(game_id=game.id) is False
     fake_clock.advance(seconds=1)
@@ -360,18 +456,19 @@ def test_flag_with_no_client_connected(pair: Any, fake_clock: Any,
 
 
 def test_late_move_is_refused_and_flags(pair: Any, fake_clock: Any) -> None:
-    game = new_game(pair, time_control="1+0")
+    game = opened(pair, fake_clock, "1+0")
     fake_clock.advance(seconds=61)
     with pytest.raises(GameError) as err:
-        game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
+        game_play_move(game_id=game.id, player=pair[0], ply=2, move_text="36-31")
     assert err.value.code == "game_over"
     game.refresh_from_db()
     assert (game.status, game.winner, game.reason, game.moves) == (
-        "finished", "black", "timeout", [])
+        "finished", "black", "timeout", OPENING)
 
 
 def test_untimed_games_never_flag(pair: Any, fake_clock: Any) -> None:
-    game = new_game(pair)
+    game = opened(pair, fake_clock, "untimed")
+    assert game.flag_at is None
     fake_clock.advance(seconds=10**6)
     assert game_flag_if_expired(game_id=game.id) is False
     assert game_state(game, None)["clocks"] is None
@@ -379,37 +476,102 @@ def test_untimed_games_never_flag(pair: Any, fake_clock: Any) -> None:
 
 # --------------------------------------------------------------------------- presence
 
-def test_claim_victory_after_opponent_left(pair: Any, fake_clock: Any, settings: Any) -> None:
+def _open(game: Game, player: Any, socket: str) -> tuple[str, dict[str, Any]]:
+    game = Game.objects.select_related("white", "black").get(pk=game.id)
+    member = presence_member(game=game, player=player, socket_id=socket)
+    return member, game_presence_open(game=game, member=member, publish=False)
+
+
+def test_presence_expires_without_a_close(pair: Any, fake_clock: Any, settings: Any) -> None:
+    """A socket that is never closed (its process was killed) counts as gone ``ttl``
+    seconds after its last heartbeat; the opponent may then claim after the claim time."""
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600  # no first-move abort here
+    settings.KONDAVO_PRESENCE_TTL_SECONDS = 12
     settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
     white, black = pair
     game = new_game(pair)
-    game_presence(game_id=game.id, player=white, connected=True)
-    game_presence(game_id=game.id, player=black, connected=True)
+    w, _ = _open(game, white, "w1")
+    b, seen = _open(game, black, "b1")
+    assert (seen["white"], seen["black"]) == (True, True)
+    assert seen["claim_at"] == {"white": None, "black": None}
+    fake_clock.advance(seconds=5)
+    game = Game.objects.select_related("white", "black").get(pk=game.id)
+    game_presence_heartbeat(game=game, member=b)
+    last_black = fake_clock.current.timestamp()
     with pytest.raises(GameError) as err:
         game_claim_victory(game_id=game.id, player=white)
     assert err.value.code == "not_allowed"
-    game_presence(game_id=game.id, player=black, connected=False)
-    fake_clock.advance(seconds=30)
-    with pytest.raises(GameError):
+    fake_clock.advance(seconds=11)  # black's socket dies silently: no close, no heartbeat
+    assert game_presence_heartbeat(game=game, member=w)["black"] is True
+    fake_clock.advance(seconds=2)
+    seen = game_presence_heartbeat(game=game, member=w)
+    expired = int((last_black + 12) * 1000)
+    assert seen["black"] is False and seen["left_at"]["black"] == expired
+    assert seen["claim_at"]["black"] == expired + 60_000
+    assert seen["white"] is True and seen["claim_at"]["white"] is None
+    fake_clock.advance(seconds=50)
+    with pytest.raises(GameError) as err:
         game_claim_victory(game_id=game.id, player=white)
-    fake_clock.advance(seconds=31)
+    assert err.value.code == "not_allowed" and "claim the game in" in err.value.message
+    fake_clock.advance(seconds=9)  # black expired at 5 + 12 = 17 s; 17 + 60 = 77 s
     game_claim_victory(game_id=game.id, player=white)
     game.refresh_from_db()
     assert (game.status, game.winner, game.reason) == ("finished", "white", "abandoned")
 
 
-def test_presence_counts_tabs(pair: Any) -> None:
+def test_claim_draw_and_tabs_and_spectators(pair: Any, fake_clock: Any, settings: Any,
+                                            guest_factory: Any) -> None:
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600  # no first-move abort here
+    settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
+    white, black = pair
     game = new_game(pair)
-    white = pair[0]
-    game_presence(game_id=game.id, player=white, connected=True)
-    game_presence(game_id=game.id, player=white, connected=True)
-    assert game_presence(game_id=game.id, player=white, connected=False) == {
-        "white": True, "black": False}
+    _open(game, white, "w1")
+    b1, _ = _open(game, black, "b1")
+    b2, _ = _open(game, black, "b2")  # a second tab
+    _open(game, guest_factory(), "s1")
+    _, seen = _open(game, None, "s2")
+    assert seen["spectators"] == 2
+    game = Game.objects.select_related("white", "black").get(pk=game.id)
+    assert game_presence_close(game=game, member=b1)["black"] is True  # b2 still open
+    seen = game_presence_close(game=game, member=b2)
+    assert seen["black"] is False
+    assert seen["left_at"]["black"] == int(fake_clock.current.timestamp() * 1000)
+    with pytest.raises(GameError):
+        game_claim_draw(game_id=game.id, player=white)
+    with pytest.raises(GameError) as err:
+        game_claim_draw(game_id=game.id, player=black)  # white is here
+    assert err.value.message == "your opponent is connected"
+    fake_clock.advance(seconds=60)
+    game_claim_draw(game_id=game.id, player=white)
     game.refresh_from_db()
-    assert game.white_left_at is None
-    game_presence(game_id=game.id, player=white, connected=False)
-    game.refresh_from_db()
-    assert game.white_connections == 0 and game.white_left_at is not None
+    assert (game.status, game.winner, game.reason) == ("finished", None, "abandoned")
+    assert game_state(game, None)["result"]["score"] == "1-1"
+
+
+def test_never_connected_opponent_counts_from_the_start(pair: Any, fake_clock: Any,
+                                                       settings: Any) -> None:
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600  # no first-move abort here
+    settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
+    game = new_game(pair)
+    _open(game, pair[0], "w1")
+    fake_clock.advance(seconds=59)
+    with pytest.raises(GameError):
+        game_claim_victory(game_id=game.id, player=pair[0])
+    fake_clock.advance(seconds=1)
+    game_claim_victory(game_id=game.id, player=pair[0])
+
+
+def test_the_computer_never_leaves(guest_factory: Any, fake_clock: Any, settings: Any) -> None:
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 7200
+    human = guest_factory()
+    game = game_create_vs_computer(player=human, ruleset="international", level=1,
+                                   color="white")
+    _, seen = _open(game, human, "h1")
+    assert seen["black"] is True and seen["claim_at"]["black"] is None
+    fake_clock.advance(seconds=3600)
+    with pytest.raises(GameError) as err:
+        game_claim_victory(game_id=game.id, player=human)
+    assert err.value.message == "the computer never leaves"
 
 
 # --------------------------------------------------------------------------- lobby

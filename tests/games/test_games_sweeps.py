@@ -32,8 +32,12 @@ def _fast_bots(settings: Any) -> None:
 
 
 def timed_game(guest_factory: Any, tc: str = "1+0") -> Game:
-    return game_create(creator=guest_factory(), opponent=guest_factory(),
+    """A game after each side's first move: White's clock runs."""
+    game = game_create(creator=guest_factory(), opponent=guest_factory(),
                        ruleset="international", color="white", time_control=tc)
+    game_play_move(game_id=game.id, player=game.white, ply=0, move_text="31-27")
+    game_play_move(game_id=game.id, player=game.black, ply=1, move_text="20-24")
+    return Game.objects.select_related("white", "black").get(pk=game.id)
 
 
 def bot_starts(guest_factory: Any, **kwargs: Any) -> tuple[Any, Game]:
@@ -77,7 +81,7 @@ def test_flag_sweep_is_one_indexed_query_when_nothing_expired(
     with django_assert_num_queries(1):
         assert game_flag_sweep() == 0
     # White moves in the first game with 1 s left: now Black's clock runs there.
-    game_play_move(game_id=games[0].id, player=games[0].white, ply=0, move_text="32-28")
+    game_play_move(game_id=games[0].id, player=games[0].white, ply=2, move_text="36-31")
     fake_clock.advance(seconds=1)
     assert game_flag_sweep() == 2
     statuses = {g.id: (g.status, g.reason) for g in Game.objects.filter(
@@ -93,7 +97,11 @@ def test_flag_at_is_cleared_whenever_no_clock_runs(guest_factory: Any) -> None:
     game.refresh_from_db()
     assert game.flag_at is None  # finished games never reach the sweep's query
     untimed = game_create(creator=guest_factory(), opponent=guest_factory(),
-                          ruleset="international")
+                          ruleset="international", color="white")
+    assert untimed.flag_at is not None  # the first-move deadline
+    game_play_move(game_id=untimed.id, player=untimed.white, ply=0, move_text="31-27")
+    game_play_move(game_id=untimed.id, player=untimed.black, ply=1, move_text="20-24")
+    untimed.refresh_from_db()
     assert untimed.flag_at is None
 
 

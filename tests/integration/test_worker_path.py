@@ -169,15 +169,23 @@ def test_worker_killed_mid_search_still_yields_exactly_one_bot_move(stack: Stack
     assert queued_tasks(stack)["bots"] == 0
 
 
+def opened_game(white: Any, black: Any) -> Game:
+    """A 1+0 game after each side's first move (no clock runs before them): White's runs."""
+    from kondavo.games.services import game_create, game_play_move
+
+    game = game_create(creator=white, opponent=black, ruleset="international",
+                       color="white", time_control="1+0")
+    game_play_move(game_id=game.id, player=white, ply=0, move_text="31-27")
+    game_play_move(game_id=game.id, player=black, ply=1, move_text="20-24")
+    return game
+
+
 def test_beat_flag_sweep_ends_a_game_nobody_watches(stack: Stack, guest_factory: Any,
                                                     tmp_path: Path) -> None:
     """No flag check is scheduled per move: beat's periodic sweep (every 2 s) flags a game
     whose clock ran out with no client connected, within about one period."""
-    from kondavo.games.services import game_create
-
     white, black = guest_factory(), guest_factory()
-    game = game_create(creator=white, opponent=black, ruleset="international",
-                       color="white", time_control="1+0")
+    game = opened_game(white, black)
     stack.worker("int-worker-sweep")
     beat = stack.beat(tmp_path)
     beat.wait_for_log(r"Sending due task games-flag-sweep", timeout=30)
@@ -197,13 +205,10 @@ def test_beat_flag_sweep_ends_a_game_nobody_watches(stack: Stack, guest_factory:
 def test_client_flag_frame_ends_the_game_at_once(stack: Stack, guest_factory: Any) -> None:
     """No worker and no beat at all: the client's ``flag`` frame (sent by the game page when
     its clock shows zero) makes Daphne check the clock, and the end frame comes at once."""
-    from kondavo.games.services import game_create
-
     white, black = guest_factory(), guest_factory()
     visitor = Visitor(stack.base)
     visitor.get("/")
-    game = game_create(creator=white, opponent=black, ruleset="international",
-                       color="white", time_control="1+0")
+    game = opened_game(white, black)
     now = timezone.now()
     Game.objects.filter(pk=game.pk).update(turn_started_at=now - timedelta(seconds=58),
                                            flag_at=now + timedelta(seconds=2))

@@ -121,7 +121,7 @@ function handle(frame) {
   if (type === "error") { onError(data); return; }
   if (type === "pong") {
     // The server answers with the game's current version: a higher one means an event
-    // never reached this page (the next ping is at most 15 s away).
+    // never reached this page (the next ping is a few seconds away).
     if (typeof v === "number" && v > client.version) send("resync");
     return;
   }
@@ -557,4 +557,9 @@ Object.defineProperty(window, "kondavoGame", {
 
 showStatus(t("connecting"));
 connect();
-setInterval(() => send("ping"), 15000);
+// Heartbeat: the server counts this page present while it pings (every state.heartbeat_ms).
+function heartbeat() {
+  send("ping");
+  setTimeout(heartbeat, (client.game && client.game.heartbeat_ms) || 5000);
+}
+setTimeout(heartbeat, 5000);

@@ -26,6 +26,7 @@ from kondavo.games.errors import GameError
 from kondavo.games.services.actions import (
     game_abort,
     game_accept_draw,
+    game_claim_draw,
     game_claim_victory,
     game_decline_draw,
     game_offer_draw,
@@ -42,12 +43,18 @@ from kondavo.games.services.creation import (
 )
 from kondavo.games.services.lobby import seek_accept, seek_cancel, seek_cancel_all, seek_create
 from kondavo.games.services.moves import game_play_move
-from kondavo.games.services.presence import game_presence
+from kondavo.games.services.presence import (
+    game_presence_close,
+    game_presence_heartbeat,
+    game_presence_open,
+    presence_member,
+)
 
 __all__ = [
-    "GameError", "game_abort", "game_accept_draw", "game_claim_victory", "game_create",
-    "game_create_friend", "game_create_vs_computer", "game_decline_draw",
+    "GameError", "game_abort", "game_accept_draw", "game_claim_draw", "game_claim_victory",
+    "game_create", "game_create_friend", "game_create_vs_computer", "game_decline_draw",
     "game_flag_if_expired", "game_join", "game_offer_draw", "game_open_for_viewer",
-    "game_play_move", "game_presence", "game_rematch", "game_resign", "seek_accept",
-    "seek_cancel", "seek_cancel_all", "seek_create",
+    "game_play_move", "game_presence_close", "game_presence_heartbeat", "game_presence_open",
+    "game_rematch", "game_resign", "presence_member", "seek_accept", "seek_cancel",
+    "seek_cancel_all", "seek_create",
 ]

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.conf import settings
 from django.db import transaction
 
 from kondavo.accounts.models import Player
 from kondavo.games import clock
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
-from kondavo.games.selectors import game_url
+from kondavo.games.selectors import away_since, claim_seconds, game_presence_view, game_url
 from kondavo.games.services import clocks
 from kondavo.games.services.store import GameWrite, other, require_active
 
@@ -85,16 +84,6 @@ def game_decline_draw(*, game_id: str, player: Player, now: datetime | None = No
     return _action(game_id, player, now, body)
 
 
-def abort(write: GameWrite) -> None:
-    """End the game without a result (publishes ``end`` with ``result: null``)."""
-    game = write.game
-    clocks.stop(game, write.now)
-    game.status = Game.Status.ABORTED
-    game.finished = write.now
-    game.draw_offer = None
-    write.add("end", {"status": game.status, "result": None})
-
-
 def game_abort(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
     """Abort a game nobody has lost yet: waiting, or before both sides have moved."""
     def body(write: GameWrite, side: str) -> None:
@@ -103,29 +92,45 @@ def game_abort(*, game_id: str, player: Player, now: datetime | None = None) -> 
             raise GameError("game_over", "the game is over")
         if game.status == Game.Status.ACTIVE and game.ply >= 2:
             raise GameError("not_allowed", "both sides have moved: resign instead")
-        abort(write)
+        clocks.abort(write, reason="by_player", side=side)
 
     return _action(game_id, player, now, body)
 
 
-def game_claim_victory(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
-    """Win a game whose opponent has had no open socket for KONDAVO_CLAIM_VICTORY_SECONDS."""
-    timeout = timedelta(seconds=getattr(settings, "KONDAVO_CLAIM_VICTORY_SECONDS", 60))
+def _claim(write: GameWrite, side: str) -> None:
+    """Refuse unless the opponent has had no live socket for ``claim_seconds()``."""
+    game, now = write.game, write.now
+    require_active(game)
+    opponent_side = other(side)
+    if write.kinds.get(opponent_side) == Player.Kind.BOT:
+        raise GameError("not_allowed", "the computer never leaves")
+    view = game_presence_view(game.id, now)
+    if view is None:
+        raise GameError("unavailable", "presence is unknown just now: try again")
+    since = away_since(game, view, opponent_side)
+    if since is None:
+        raise GameError("not_allowed", "your opponent is connected")
+    wait = since + claim_seconds() - now.timestamp()
+    if wait > 0:
+        raise GameError("not_allowed", f"you can claim the game in {int(wait) + 1} s")
 
+
+def game_claim_victory(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """Win a game whose opponent has had no live socket for KONDAVO_CLAIM_VICTORY_SECONDS
+    (the ``claim_at`` of the presence payload)."""
     def body(write: GameWrite, side: str) -> None:
-        game, now = write.game, write.now
-        require_active(game)
-        opponent_side = other(side)
-        if write.kinds.get(opponent_side) == Player.Kind.BOT:
-            raise GameError("not_allowed", "the computer never leaves")
-        if getattr(game, f"{opponent_side}_connections") > 0:
-            raise GameError("not_allowed", "your opponent is connected")
-        since = getattr(game, f"{opponent_side}_left_at") or game.started or now
-        wait = since + timeout - now
-        if wait > timedelta(0):
-            raise GameError("not_allowed",
-                            f"you can claim victory in {int(wait.total_seconds()) + 1} s")
+        _claim(write, side)
         clocks.finish(write, winner=side, reason=str(Game.Reason.ABANDONED))
+
+    return _action(game_id, player, now, body)
+
+
+def game_claim_draw(*, game_id: str, player: Player, now: datetime | None = None) -> Game:
+    """End as a draw a game whose opponent has had no live socket for
+    KONDAVO_CLAIM_VICTORY_SECONDS (instead of claiming victory)."""
+    def body(write: GameWrite, side: str) -> None:
+        _claim(write, side)
+        clocks.finish(write, winner=None, reason=str(Game.Reason.ABANDONED))
 
     return _action(game_id, player, now, body)
 

@@ -1,4 +1,8 @@
-"""Game clocks: starting and stopping the side to move's clock, and flagging.
+"""Game clocks and deadlines: the side to move's clock, the first-move deadline, flagging.
+
+No clock runs before each side's first move (``ply`` < 2); instead a human to move has
+``KONDAVO_FIRST_MOVE_SECONDS`` (30 s) to make it, or the game is aborted, unrated. Both
+deadlines are ``flag_at`` and are found the same ways (below).
 
 Stored remaining milliseconds per side, as of ``turn_started_at`` for the side to move;
 ``flag_at`` (indexed) is when the running clock reaches zero. A flag is detected
@@ -23,6 +27,7 @@ from functools import partial
 from django.conf import settings
 from django.db import transaction
 
+from kondavo.accounts.models import Player
 from kondavo.games import clock
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
@@ -30,11 +35,30 @@ from kondavo.games.selectors import clock_remaining, clock_running, result_paylo
 from kondavo.games.services.store import GameWrite, other
 
 
-def start(game: Game, now: datetime) -> None:
-    """(Re)start the side to move's clock at ``now``; sets ``flag_at``."""
-    if not game.timed or game.status != Game.Status.ACTIVE:
-        game.turn_started_at = None
-        game.flag_at = None
+def first_move_seconds() -> float:
+    """How long each side has for its first move before the game is aborted."""
+    return float(getattr(settings, "KONDAVO_FIRST_MOVE_SECONDS", 30.0))
+
+
+def start(write: GameWrite) -> None:
+    """Start the turn of the side to move at ``write.now``: sets ``turn_started_at`` and
+    ``flag_at`` (the deadline the sweeps look for).
+
+    Before each side's first move (``ply`` < 2) no clock runs; a human to move then has
+    ``first_move_seconds()`` before the game is aborted (a bot is never hurried: the bot
+    move sweep asks again when it stalls). From the second side's first move on, the clock
+    of the side to move runs (timed games) and ``flag_at`` is when it reaches zero."""
+    game, now = write.game, write.now
+    game.turn_started_at = None
+    game.flag_at = None
+    if game.status != Game.Status.ACTIVE:
+        return
+    if game.ply < 2:
+        if write.kinds.get(turn_of(game)) != Player.Kind.BOT:
+            game.turn_started_at = now
+            game.flag_at = now + timedelta(seconds=first_move_seconds())
+        return
+    if not game.timed:
         return
     game.turn_started_at = now
     remaining = game.white_ms if turn_of(game) == "white" else game.black_ms
@@ -51,6 +75,18 @@ def stop(game: Game, now: datetime) -> None:
     game.flag_at = None
 
 
+def abort(write: GameWrite, *, reason: str, side: str | None) -> None:
+    """End the game without a result, unrated (publishes ``end`` with ``result: null`` and
+    ``abort: {reason, side}``)."""
+    game = write.game
+    stop(game, write.now)
+    game.status = Game.Status.ABORTED
+    game.finished = write.now
+    game.draw_offer = None
+    write.add("end", {"status": game.status, "result": None,
+                      "abort": {"reason": reason, "side": side}})
+
+
 def finish(write: GameWrite, *, winner: str | None, reason: str) -> None:
     """End the game with a result (publishes ``end``)."""
     game, now = write.game, write.now
@@ -64,10 +100,17 @@ def finish(write: GameWrite, *, winner: str | None, reason: str) -> None:
 
 
 def flag_locked(write: GameWrite) -> bool:
-    """Finish the (locked) game on time if the running clock has run out. Saves if so."""
+    """End the (locked) game if the side to move is past its deadline: on time when its
+    clock has run out, aborted when it has not made its first move in time. Saves if so."""
     game = write.game
-    side = clock_running(game)
-    if side is None:
+    if game.status != Game.Status.ACTIVE or game.flag_at is None or game.flag_at > write.now:
+        return False
+    side = turn_of(game)
+    if game.ply < 2:
+        abort(write, reason="no_first_move", side=side)
+        write.save()
+        return True
+    if clock_running(game) is None:
         return False
     left = clock_remaining(game, side, write.now)
     if left is None or left > 0:

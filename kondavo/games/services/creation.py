@@ -17,7 +17,7 @@ from kondavo.games import clock
 from kondavo.games.errors import GameError
 from kondavo.games.history import position_key
 from kondavo.games.models import Game
-from kondavo.games.selectors import players_payload
+from kondavo.games.selectors import abort_at, clocks_payload, players_payload
 from kondavo.games.services import clocks
 from kondavo.games.services.clocks import game_flag_if_expired
 from kondavo.games.services.store import SIDES, GameWrite, other
@@ -62,9 +62,11 @@ def activate(write: GameWrite, *, announce: bool) -> None:
     game.started = write.now
     if any(kind == Player.Kind.GUEST for kind in write.kinds.values()):
         game.rated = False  # guests never play rated games
-    clocks.start(game, write.now)
+    clocks.start(write)
     if announce:
-        write.add("players", {"players": players_payload(game), "status": game.status})
+        write.add("players", {"players": players_payload(game), "status": game.status,
+                              "clocks": clocks_payload(game, write.now),
+                              "abort_at": abort_at(game)})
 
 
 def _new_game(**fields: Any) -> Game:

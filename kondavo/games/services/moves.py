@@ -21,7 +21,9 @@ from kondavo.games.errors import GameError
 from kondavo.games.history import next_repetition, repetition_of, resume_record
 from kondavo.games.models import Game
 from kondavo.games.selectors import (
+    abort_at,
     clock_remaining,
+    clock_running,
     clocks_payload,
     game_record,
     move_payload,
@@ -119,7 +121,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
                         move=move)
     played = record.push(chosen, legal_before)
 
-    if game.timed:
+    if clock_running(game) == side:  # no increment for a first move (no clock ran)
         left = clock_remaining(game, side, now) or 0
         setattr(game, f"{side}_ms", left + game.clock_increment_ms)
     after = record.position
@@ -131,7 +133,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
     legal = variant.legal_moves(after)
     outcome = record.outcome(legal)
     if outcome is None:
-        clocks.start(game, now)
+        clocks.start(write)
     else:
         clocks.stop(game, now)
         legal = []
@@ -145,6 +147,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
         "legal": [move_payload(variant, after, m, legal) for m in legal],
         "clocks": clocks_payload(game, now),
         "moves_left_hint": max(variant.draw_plies - record.quiet_plies, 0),
+        "abort_at": abort_at(game),
     }
     declined = game.draw_offer == other(side)  # moving declines the opponent's offer
     if declined:

@@ -1,41 +1,66 @@
-"""Who sits at the board with an open socket (for "opponent left" and claim victory)."""
+"""Sockets at a game: opening, heartbeats, closing (``kondavo.games.presence`` stores them).
+
+Each function returns the game's ``presence`` payload after the change, or None when the
+game does not exist or the presence store did not answer (logged: presence then shows
+everyone online and claims are refused until it answers again).
+"""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
-from functools import partial
-
-from django.db import transaction
+from typing import Any
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock, events
+from kondavo.games import clock, events, presence, selectors
 from kondavo.games.models import Game
 
+log = logging.getLogger(__name__)
 
-@transaction.atomic
-def game_presence(*, game_id: str, player: Player | None, connected: bool,
-                  now: datetime | None = None) -> dict[str, bool] | None:
-    """Count a player's game socket opening/closing. Returns the new presence if the
-    player sits at the board (None for spectators or unknown games)."""
-    now = clock.resolve(now)
-    if player is None:
+
+def presence_member(*, game: Game, player: Player | None, socket_id: str) -> str:
+    """The presence entry of a socket: its role at the board, then the socket's id."""
+    role = game.side_of(player) or "spectator"
+    return f"{role}:{socket_id}"
+
+
+def _refresh(game: Game, member: str, now: datetime) -> presence.PresenceView | None:
+    at = now.timestamp()
+    try:
+        return presence.store().refresh(game.id, member, at + presence.ttl_seconds(), at)
+    except Exception:
+        log.warning("presence store unavailable", exc_info=True)
         return None
-    game = Game.objects.select_for_update().filter(pk=str(game_id)[:12]).first()
-    if game is None:
-        return None
-    side = game.side_of(player)
-    if side is None:
-        return None
-    count_field, left_field = f"{side}_connections", f"{side}_left_at"
-    count = getattr(game, count_field)
-    if connected:
-        setattr(game, count_field, count + 1)
-        setattr(game, left_field, None)
-    else:
-        setattr(game, count_field, max(count - 1, 0))
-        if count <= 1:
-            setattr(game, left_field, now)
-    game.save(update_fields=[count_field, left_field])
-    presence = {"white": game.white_connections > 0, "black": game.black_connections > 0}
-    transaction.on_commit(partial(events.publish_presence, game.id, presence))
-    return presence
+
+
+def game_presence_open(*, game: Game, member: str, now: datetime | None = None,
+                       publish: bool = True) -> dict[str, Any]:
+    """A socket opened: counted present for ``ttl`` seconds; tells the game's sockets."""
+    view = _refresh(game, member, clock.resolve(now))
+    payload = selectors.presence_payload(game, view)
+    if publish and view is not None:
+        events.publish_presence(game.id, payload)
+    return payload
+
+
+def game_presence_heartbeat(*, game: Game, member: str,
+                            now: datetime | None = None) -> dict[str, Any]:
+    """A socket pinged: counted present for another ``ttl`` seconds. Returns the presence
+    (the caller tells its own socket about changes others have not announced: a socket
+    that died without closing is noticed here, by the others' heartbeats)."""
+    return selectors.presence_payload(game, _refresh(game, member, clock.resolve(now)))
+
+
+def game_presence_close(*, game: Game, member: str,
+                        now: datetime | None = None) -> dict[str, Any]:
+    """A socket closed cleanly: gone now; tells the game's sockets."""
+    at = clock.resolve(now).timestamp()
+    try:
+        view: presence.PresenceView | None = presence.store().close(game.id, member, at)
+    except Exception:
+        log.warning("presence store unavailable", exc_info=True)
+        view = None
+    payload = selectors.presence_payload(game, view)
+    if view is not None:
+        events.publish_presence(game.id, payload)
+    return payload
