@@ -21,6 +21,7 @@ from kondavo.accounts.models import Player
 from kondavo.games import events, selectors, services
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
+from kondavo.games.services import lobby
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
 from kondavo.ratelimits import creation_limit
 
@@ -327,6 +328,8 @@ class LobbyConsumer(_ProtocolConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
         def snapshot() -> tuple[int, list[dict[str, Any]]]:
+            if self.player is not None:
+                lobby.lobby_socket_seen(player=self.player, socket_id=self.channel_name)
             return selectors.lobby_version(), selectors.seeks_open()
 
         version, seeks = await database_sync_to_async(snapshot)()
@@ -335,15 +338,15 @@ class LobbyConsumer(_ProtocolConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if self.player is not None and self.my_seeks:
-            def cancel() -> None:
-                for seek_id in self.my_seeks:
-                    try:
-                        services.seek_cancel(seek_id=seek_id, player=self.player)
-                    except GameError:
-                        pass
+        if self.player is not None:  # the player's last lobby socket takes their seeks
+            await database_sync_to_async(lobby.lobby_socket_closed)(
+                player=self.player, socket_id=self.channel_name, own_seeks=self.my_seeks)
 
-            await database_sync_to_async(cancel)()
+    async def do_ping(self, data: dict[str, Any]) -> None:
+        if self.player is not None:
+            await database_sync_to_async(lobby.lobby_socket_seen)(
+                player=self.player, socket_id=self.channel_name)
+        await self.send_frame("pong", {})
 
     def _need_player(self) -> Player:
         if self.player is None:

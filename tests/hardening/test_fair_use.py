@@ -206,3 +206,34 @@ def test_no_bot_player_can_be_used_to_create_games() -> None:
     bot = Player.objects.create(kind=Player.Kind.BOT, bot_level=3, name="Kondavo AI 3")
     with pytest.raises(GameError):
         computer_game(bot)
+
+
+async def test_seeks_leave_with_the_owners_last_lobby_socket(hardened_daphne: Any) -> None:
+    me = await database_sync_to_async(make_guest)()
+    cookie = await database_sync_to_async(session_cookie)(me)
+
+    async def lobby_socket() -> Any:
+        ws = await websockets.connect(hardened_daphne.ws_url + "/ws/lobby/",
+                                      origin=hardened_daphne.base_url,
+                                      additional_headers={"Cookie": cookie}, open_timeout=10)
+        await next_frame(ws, "seeks")
+        return ws
+
+    def open_seeks() -> int:
+        return Seek.objects.filter(player=me, status="open").count()
+
+    first, second = await lobby_socket(), await lobby_socket()
+    await first.send(json.dumps({"t": "seek", "d": {"variant": "international",
+                                                    "time_control": "5+3"}}))
+    await next_frame(first, "seeks")
+    # a seek made over HTTP (the lobby's form without script) belongs to the player too
+    await database_sync_to_async(seek_create)(player=me, ruleset="english", time_control="3+2")
+    await first.close()
+    await asyncio.sleep(0.5)
+    assert await database_sync_to_async(open_seeks)() == 2  # another lobby socket is open
+    await second.close()
+    for _ in range(50):
+        if await database_sync_to_async(open_seeks)() == 0:
+            break
+        await asyncio.sleep(0.1)
+    assert await database_sync_to_async(open_seeks)() == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -18,6 +19,8 @@ from kondavo.games.models import Game, LobbyState, Seek
 from kondavo.games.selectors import game_url, seeks_open
 from kondavo.games.services.creation import game_create, variant_of
 from kondavo.games.timecontrols import get_time_control
+
+log = logging.getLogger(__name__)
 
 
 def seek_expiry_cutoff(now: datetime | None = None) -> datetime:
@@ -137,4 +140,51 @@ def seek_expire(*, now: datetime | None = None) -> int:
         if n:
             version = _lobby_bump()
             transaction.on_commit(partial(_publish_lobby, version))
+    return n
+
+
+# A player's open lobby sockets, in the presence store (Redis with REDIS_URL: shared by every
+# Daphne). The lobby page pings every 25 s, each ping refreshes the socket's entry; a socket
+# that dies without closing counts as gone this long after its last ping.
+LOBBY_SOCKET_TTL = 60.0
+
+
+def _lobby_key(player: Player) -> str:
+    return f"lobby-{player.pk}"
+
+
+def lobby_socket_seen(*, player: Player, socket_id: str) -> None:
+    """A lobby socket of ``player`` opened, or pinged."""
+    from kondavo.games.presence import store
+
+    now = clock.resolve(None).timestamp()
+    try:
+        store().refresh(_lobby_key(player), f"spectator:{socket_id}",
+                        now + LOBBY_SOCKET_TTL, now)
+    except Exception:  # noqa: BLE001 - Redis down: the close falls back to own seeks
+        log.warning("lobby presence not recorded for player %s", player.pk)
+
+
+def lobby_socket_closed(*, player: Player, socket_id: str, own_seeks: set[int]) -> int:
+    """A lobby socket of ``player`` closed: when it was their last one, their open seeks
+    leave the lobby with it (however they were made). If the presence store cannot be
+    reached, the seeks made over this socket (``own_seeks``) go. Returns how many went."""
+    from kondavo.games.presence import store
+
+    now = clock.resolve(None).timestamp()
+    try:
+        view = store().close(_lobby_key(player), f"spectator:{socket_id}", now)
+    except Exception:  # noqa: BLE001 - Redis down: fall back to this socket's own seeks
+        view = None
+    if view is not None and view.spectators > 0:
+        return 0  # another lobby socket of theirs is still open
+    if view is not None:
+        return seek_cancel_all(player=player)
+    n = 0
+    for seek_id in own_seeks:
+        try:
+            seek_cancel(seek_id=seek_id, player=player)
+            n += 1
+        except GameError:
+            pass
     return n
