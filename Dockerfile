@@ -1,4 +1,18 @@
 # Production image for Kondavo (web: Daphne, worker: Celery). See docker-compose.yml.
+# Stage 1 compiles the bots' C core (bots/native) into a wheel; the runtime image has no
+# compiler and installs that wheel.
+FROM python:3.11-slim AS build
+
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+RUN pip wheel --no-deps --wheel-dir /wheels . \
+ && python setup.py -q build_ext --inplace \
+ && python -c "import bots.native._kdcore"
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -9,7 +23,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 COPY . .
-RUN pip install . \
+COPY --from=build /wheels /tmp/wheels
+# The compiled core also next to the sources, for processes started from /app (manage.py).
+COPY --from=build /src/bots/native/*.so /app/bots/native/
+RUN pip install /tmp/wheels/*.whl && rm -rf /tmp/wheels \
+ && python -c "from bots.engine.native import native_available; assert native_available()" \
  && DJANGO_SETTINGS_MODULE=kondavo.settings.production SECRET_KEY=collectstatic-only \
     ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput \
  && useradd --system --home-dir /app --shell /usr/sbin/nologin kondavo \

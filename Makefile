@@ -23,14 +23,14 @@ $(BIN)/python:
 
 venv: $(BIN)/python
 
-# Stamps: reinstall only when pyproject.toml changes.
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+# Stamps: reinstall (and recompile the core) only when the package metadata or C sources change.
+$(VENV)/.installed-run: pyproject.toml setup.py $(wildcard bots/native/*.c bots/native/*.h) | $(BIN)/python
 	@echo "Installing Kondavo into $(VENV) ..."
 	@$(BIN)/pip install -q --disable-pip-version-check -e . >$(VENV)/pip-install.log 2>&1 \
 	  || { cat $(VENV)/pip-install.log; exit 1; }
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py $(wildcard bots/native/*.c bots/native/*.h) | $(BIN)/python
 	@echo "Installing Kondavo with test dependencies into $(VENV) ..."
 	@$(BIN)/pip install -q --disable-pip-version-check -e '.[test]' >$(VENV)/pip-install.log 2>&1 \
 	  || { cat $(VENV)/pip-install.log; exit 1; }

@@ -1,8 +1,17 @@
-"""Move generation speed: perft nodes/s per ruleset, and the ratio against Python peers.
+"""Move generation speed: perft nodes/s per ruleset, and the ratio against peers.
 
     python bench/movegen.py              # every ruleset, then the peers
     python bench/movegen.py --quick      # smaller depths
     python bench/movegen.py --no-peers
+
+Kondavo has two move generators: the compiled core (``bots/native``, used by the bots) and
+the pure-Python reference (``variants``). Both run per ruleset at the same depth, with the
+ratio compiled / Python. Then International against the peers at equal depth, and finally
+search speed: level 8 (1 s per move) on the compiled core and on the pure-Python engine,
+next to dame-rs's engine given the same second.
+
+- dame-rs (PyPI ``dame-rs``, Rust; ``pip install -e '.[bench]'``): ``dame.perft(Board(),
+  depth)`` and ``dame.Engine().search(board, time=...)``, in this process.
 
 Peers (benchmark-only, never runtime dependencies):
 
@@ -87,6 +96,70 @@ def kondavo_perft(key: str, depth: int, repeat: int = 1,
     return timed(lambda: variant.perft(start, depth), min_seconds, repeat)
 
 
+def compiled_perft(key: str, depth: int, repeat: int = 1,
+                   min_seconds: float = 0.0) -> tuple[int, float] | None:
+    """Perft on the compiled core, or None when it cannot play ``key`` here."""
+    from bots.engine.native import native_engine, native_supported
+    from variants import get_variant
+
+    variant = get_variant(key)
+    if not native_supported(variant):
+        return None
+    engine = native_engine(variant)
+    start = variant.initial_position()
+    return timed(lambda: engine.perft(start, depth), min_seconds, repeat)
+
+
+def dame_perft(depth: int, repeat: int = 1, min_seconds: float = 0.0) -> tuple[int, float] | None:
+    try:
+        import dame  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return timed(lambda: int(dame.perft(dame.Board(), depth)), min_seconds, repeat)
+
+
+def search_speed(seconds: float) -> None:
+    """Level 8 from the International start: nodes/s on both engines and dame-rs's."""
+    from bots.engine import EngineConfig, search_level
+    from bots.engine.native import native_supported
+    from variants import get_variant
+
+    variant = get_variant("international")
+    config = EngineConfig(move_time=seconds)
+    print(f"\nSearch, International start position, {seconds:g} s (wall clock)")
+    rows: dict[str, float] = {}
+    for engine in ("native", "python"):
+        if engine == "native" and not native_supported(variant):
+            print("  compiled core: not available")
+            continue
+        if engine == "native":
+            from bots.engine.native import native_engine
+
+            native_engine(variant).clear()
+        result = search_level(variant, variant.initial_position(), level=8, seed=1,
+                              config=config, engine=engine)
+        nps = result.nodes / result.elapsed
+        rows[engine] = nps
+        label = "Kondavo level 8, compiled" if engine == "native" else \
+            "Kondavo level 8, Python"
+        print(f"  {label:<28} depth {result.depth:>2}  {result.nodes:>10,} nodes  "
+              f"{nps:>12,.0f} nodes/s")
+    try:
+        import dame
+    except ImportError:
+        print("  dame-rs: not installed (pip install -e '.[bench]')")
+        return
+    started = time.perf_counter()
+    found = dame.Engine().search(dame.Board(), time=seconds)
+    elapsed = time.perf_counter() - started
+    nps = found.nodes / elapsed
+    print(f"  {'dame-rs engine':<28} depth {found.depth:>2}  {found.nodes:>10,} nodes  "
+          f"{nps:>12,.0f} nodes/s")
+    if "native" in rows:
+        print(f"  compiled / dame-rs nodes/s: {rows['native'] / nps:.2f}x; compiled / Python: "
+              f"{rows['native'] / rows.get('python', 1):.0f}x")
+
+
 # --- peers (run in a subprocess: ``movegen.py --peer NAME --depth N``) -------------------------
 
 def _push_pop_perft(board: Any, depth: int, legal: Callable[[Any], Any]) -> int:
@@ -151,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="smaller depths")
     parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--no-search", action="store_true", help="skip the search speed part")
+    parser.add_argument("--move-time", type=float, default=1.0,
+                        help="seconds per search in the search part")
     parser.add_argument("--repeat", type=int, default=2, help="best of N runs (Kondavo)")
     parser.add_argument("--peers-dir", type=Path,
                         default=Path(os.environ.get("KONDAVO_BENCH_PEERS",
@@ -167,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
 
     depths = QUICK_DEPTHS if args.quick else DEPTHS
     print(f"Kondavo perft from the start position (Python {sys.version.split()[0]}, "
-          f"best of {args.repeat})")
+          f"best of {args.repeat}): pure-Python reference, then the compiled core")
     status = 0
     for key in variant_keys():
         depth = depths.get(key, 6)
@@ -177,11 +253,42 @@ def main(argv: list[str] | None = None) -> int:
         if want is not None and want != nodes:
             status = 1
         print(f"  {key:<14} depth {depth}  {nodes:>11,} nodes  {seconds:7.2f} s  "
-              f"{nodes / seconds:>12,.0f} nodes/s{check}")
+              f"{nodes / seconds:>12,.0f} nodes/s  Python{check}")
+        compiled = compiled_perft(key, depth, args.repeat, min_seconds=0.3)
+        if compiled is None:
+            print(f"  {key:<14} compiled core not available for this ruleset")
+            continue
+        c_nodes, c_seconds = compiled
+        c_check = " ok" if c_nodes == nodes else f" WRONG (Python counts {nodes})"
+        if c_nodes != nodes:
+            status = 1
+        print(f"  {'':<14} depth {depth}  {c_nodes:>11,} nodes  {c_seconds:7.3f} s  "
+              f"{c_nodes / c_seconds:>12,.0f} nodes/s  compiled, "
+              f"{(c_nodes / c_seconds) / (nodes / seconds):,.0f}x Python{c_check}")
     if args.no_peers:
+        if not args.no_search:
+            search_speed(args.move_time)
         return status
 
     peer_depths = QUICK_PEER_DEPTH if args.quick else PEER_DEPTH
+    dame_depth = 8 if args.quick else 9
+    print(f"\nInternational against dame-rs (Rust), depth {dame_depth}")
+    theirs_dame = dame_perft(dame_depth, args.repeat)
+    ours_c = compiled_perft("international", dame_depth, args.repeat)
+    if theirs_dame is None:
+        print("  dame-rs: not installed (pip install -e '.[bench]')")
+    elif ours_c is None:
+        print("  compiled core: not available")
+    else:
+        expected = expected_nodes("international", dame_depth)
+        for label, (n, sec) in (("dame-rs perft", theirs_dame), ("Kondavo compiled", ours_c)):
+            ok = "" if n == expected else f"  (count {n:,} != {expected})"
+            print(f"  {label:<28} {n:>11,} nodes  {sec:7.3f} s  {n / sec:>12,.0f} nodes/s{ok}")
+        print(f"  ratio compiled / dame-rs: "
+              f"{(ours_c[0] / ours_c[1]) / (theirs_dame[0] / theirs_dame[1]):.2f}x")
+        if ours_c[0] != expected:
+            status = 1
+
     print(f"\nInternational against Python peers (same depth, peers in {args.peers_dir})")
     for name, depth in peer_depths.items():
         peer = run_peer(name, depth, args.peers_dir)
@@ -190,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
         ours_nodes, ours_seconds = kondavo_perft("international", depth, args.repeat,
                                                  min_seconds=0.5)
         ours = ours_nodes / ours_seconds
+        compiled = compiled_perft("international", depth, args.repeat, min_seconds=0.5)
+        ours_c_nps = compiled[0] / compiled[1] if compiled else None
         expected = INTERNATIONAL_PERFT[depth]
         for label, data in ((name + " (Board API)", peer), (name + " (turbo perft)",
                                                             peer.get("turbo"))):
@@ -198,10 +307,15 @@ def main(argv: list[str] | None = None) -> int:
             theirs = data["nodes"] / data["seconds"]
             ok = "" if data["nodes"] == expected else f"  (their count {data['nodes']:,} " \
                                                       f"!= {expected:,})"
-            print(f"  {label:<28} depth {depth}: {theirs:>12,.0f} nodes/s; Kondavo "
-                  f"{ours:>12,.0f} nodes/s; ratio {ours / theirs:,.1f}x{ok}")
+            print(f"  {label:<28} depth {depth}: {theirs:>12,.0f} nodes/s; Kondavo Python "
+                  f"{ours:>12,.0f} nodes/s ({ours / theirs:,.1f}x){ok}")
+            if ours_c_nps is not None:
+                print(f"  {'':<28}          Kondavo compiled {ours_c_nps:>12,.0f} nodes/s "
+                      f"({ours_c_nps / theirs:,.0f}x)")
         if ours_nodes != expected:
             status = 1
+    if not args.no_search:
+        search_speed(args.move_time)
     return status
 
 

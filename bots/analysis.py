@@ -1,4 +1,5 @@
-"""The analysis service: evaluation and best line for a position, on the bots' engine.
+"""The analysis service: evaluation and best line for a position, on the bots' engine
+(the compiled core when available, else the pure-Python search).
 
 This is the one entry point the site uses for analysis (the analysis board, mistakes in a
 finished game). It knows nothing of Django. Scores are reported from White's point of view
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bots.engine.search import MATE, MATE_BOUND, search
+from bots.engine import search
+from bots.engine.search import MATE, MATE_BOUND
 from variants.base import Variant
 from variants.game import GameRecord
 from variants.types import Color, Move, Position
@@ -51,15 +53,16 @@ class Analysis:
 
 
 def analyse(variant: Variant, target: GameRecord | Position, *, depth: int | None = None,
-            time_limit: float | None = None) -> Analysis:
+            time_limit: float | None = None, engine: str = "auto") -> Analysis:
     """Search ``target`` (a game record gives repetition history) to ``depth`` plies or for
-    ``time_limit`` seconds (both capped); with neither, a 1 s search."""
+    ``time_limit`` seconds (both capped); with neither, a 1 s search. Runs on the compiled
+    core when the ruleset allows it (``engine``: see :func:`bots.engine.uses_native`)."""
     if depth is None and time_limit is None:
         time_limit = 1.0
     max_depth = min(max(1, depth), MAX_DEPTH) if depth is not None else MAX_DEPTH
     limit = min(max(0.01, time_limit), MAX_TIME) if time_limit is not None else MAX_TIME
     position = target.position if isinstance(target, GameRecord) else target
-    result = search(variant, target, max_depth=max_depth, time_limit=limit)
+    result = search(variant, target, max_depth=max_depth, time_limit=limit, engine=engine)
     sign = 1 if position.turn == Color.WHITE else -1
     mate_in = None
     if abs(result.score) >= MATE_BOUND:

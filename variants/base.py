@@ -213,15 +213,15 @@ class Variant:
     # --- move generation ------------------------------------------------------------------
     def legal_moves(self, position: Position) -> list[Move]:
         """Every legal move, each once (unique by origin, destination and captured set)."""
-        captures = self._captures(position)
+        captures = self.captures(position)
         if captures:
             return captures
-        return self._quiet_moves(position)
+        return self.quiet_moves(position)
 
     def has_capture(self, position: Position) -> bool:
-        return bool(self._captures(position))
+        return bool(self.captures(position))
 
-    def _quiet_moves(self, position: Position) -> list[Move]:
+    def quiet_moves(self, position: Position) -> list[Move]:
         color = position.turn
         if color is Color.WHITE:
             men, kings = position.white_men, position.white_kings
@@ -259,7 +259,7 @@ class Variant:
                         break
         return moves
 
-    def _captures(self, position: Position) -> list[Move]:
+    def captures(self, position: Position) -> list[Move]:
         if position.turn is Color.WHITE:
             return self._capture_moves(position.white_men, position.white_kings,
                                        position.black_men | position.black_kings,

@@ -4,6 +4,11 @@
     check_perft_file(MY_VARIANT, Path(__file__).parent / "my.perft", max_nodes=200_000)
     random_playouts(MY_VARIANT, games=20, seed=1)
 
+Another implementation of the same rules (a compiled move generator, say) is checked
+against this reference through the small :class:`MoveGenerator` protocol:
+``check_perft_file(variant, path, implementation=other)`` and
+``check_implementation(variant, other, games=..., seed=...)``.
+
 Every check raises :class:`ConformanceError` (an ``AssertionError``, so test runners show it
 as a failure) with a message that says what broke and where; on success it returns a small
 summary. Perft suites are text files of ``id <name>``, ``fen <fen>`` and ``perft <depth>
@@ -16,6 +21,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from variants.base import Variant
 from variants.game import GameRecord
@@ -27,6 +33,14 @@ SLOW_NODES = 2_000_000
 
 class ConformanceError(AssertionError):
     """A ruleset broke one of the engine's contracts."""
+
+
+class MoveGenerator(Protocol):
+    """Another implementation of a ruleset's moves, checked against the reference."""
+
+    def legal_moves(self, position: Position) -> list[Move]: ...
+
+    def perft(self, position: Position, depth: int) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,25 +103,32 @@ def format_divide(rows: Sequence[tuple[str, int]]) -> str:
     return "\n".join(f"  {notation} {nodes}" for notation, nodes in rows)
 
 
-def check_perft(variant: Variant, fen: str, depth: int, nodes: int, name: str = "") -> None:
-    """Perft of ``fen`` at ``depth`` must be ``nodes``; the failure message carries a divide."""
+def check_perft(variant: Variant, fen: str, depth: int, nodes: int, name: str = "",
+                implementation: MoveGenerator | None = None) -> None:
+    """Perft of ``fen`` at ``depth`` must be ``nodes``; the failure message carries a divide.
+
+    ``implementation``: count with another implementation instead of ``variant.perft``.
+    """
     position = variant.parse_fen(fen)
-    got = variant.perft(position, depth)
+    counter = implementation if implementation is not None else variant
+    got = counter.perft(position, depth)
     if got != nodes:
         rows = perft_divide(variant, position, depth) if depth >= 1 else []
+        who = "" if implementation is None else f" ({type(implementation).__name__})"
         raise ConformanceError(
-            f"{variant.key} perft {name or fen} depth {depth}: expected {nodes}, got {got}\n"
-            f"fen {fen}\ndivide:\n{format_divide(rows)}")
+            f"{variant.key} perft{who} {name or fen} depth {depth}: expected {nodes}, "
+            f"got {got}\nfen {fen}\nreference divide:\n{format_divide(rows)}")
 
 
 def check_perft_file(variant: Variant, path: str | Path, max_nodes: int = SLOW_NODES,
-                     max_depth: int | None = None) -> int:
+                     max_depth: int | None = None,
+                     implementation: MoveGenerator | None = None) -> int:
     """Run every case of a suite with at most ``max_nodes`` nodes; returns how many ran."""
     ran = 0
     for case in read_perft_file(path):
         if case.nodes > max_nodes or (max_depth is not None and case.depth > max_depth):
             continue
-        check_perft(variant, case.fen, case.depth, case.nodes, case.name)
+        check_perft(variant, case.fen, case.depth, case.nodes, case.name, implementation)
         ran += 1
     return ran
 
@@ -275,6 +296,77 @@ def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 30
     return stats
 
 
+def check_same_moves(variant: Variant, other: MoveGenerator, position: Position) -> int:
+    """``other`` lists exactly the reference's legal moves, each leading to the same position.
+
+    Moves are compared by key (origin, destination, captured set: the unique-moves
+    convention), then by promotion and by the position ``variant.apply`` makes of them; a
+    capture's path must start and end where its key says and have one landing per captured
+    piece. Returns the number of moves.
+    """
+    fen = variant.format_fen(position)
+    reference = variant.legal_moves(position)
+    theirs = other.legal_moves(position)
+    ref_by_key = {m.key: m for m in reference}
+    their_by_key = {m.key: m for m in theirs}
+    if len(their_by_key) != len(theirs):
+        raise ConformanceError(f"{variant.key} {fen}: the other implementation lists a move "
+                               "twice")
+    if ref_by_key.keys() != their_by_key.keys():
+        def names(keys: Iterable[tuple[int, int, int]], moves: dict[tuple[int, int, int], Move]
+                  ) -> list[str]:
+            return sorted("x".join(variant.square_label(s) for s in moves[k].path)
+                          for k in keys)
+
+        missing = names(ref_by_key.keys() - their_by_key.keys(), ref_by_key)
+        extra = names(their_by_key.keys() - ref_by_key.keys(), their_by_key)
+        raise ConformanceError(f"{variant.key} {fen}: legal moves differ; missing {missing}, "
+                               f"extra {extra}")
+    for key, mine in ref_by_key.items():
+        move = their_by_key[key]
+        label = "x".join(variant.square_label(s) for s in mine.path)
+        if move.promotes != mine.promotes:
+            raise ConformanceError(f"{variant.key} {fen}: {label} promotes={move.promotes} in "
+                                   f"the other implementation, {mine.promotes} here")
+        if (move.path[0], move.path[-1]) != (key[0], key[1]) or (
+                move.captured and len(move.path) != len(move.captured) + 1) or (
+                sorted(move.captured) != sorted(mine.captured)):
+            raise ConformanceError(f"{variant.key} {fen}: {label} has a malformed path or "
+                                   f"captured list in the other implementation: {move!r}")
+        if variant.apply(position, move) != variant.apply(position, mine):
+            raise ConformanceError(f"{variant.key} {fen}: {label} leads elsewhere in the other "
+                                   "implementation")
+    return len(reference)
+
+
+def check_implementation(variant: Variant, other: MoveGenerator, games: int, seed: int,
+                         max_plies: int = 300, perft_depth: int = 2,
+                         perft_every: int = 10) -> dict[str, int]:
+    """Random games on the reference; at every ply ``other`` must agree on the exact legal
+    moves (:func:`check_same_moves`), and every ``perft_every`` plies on perft at
+    ``perft_depth``. Returns counts of positions, moves and perft checks."""
+    rng = random.Random(seed)
+    summary = {"positions": 0, "moves": 0, "perft_checks": 0}
+    for _ in range(games):
+        record = GameRecord.new(variant)
+        for ply in range(max_plies):
+            if record.outcome() is not None:
+                break
+            position = record.position
+            summary["moves"] += check_same_moves(variant, other, position)
+            summary["positions"] += 1
+            if perft_every and ply % perft_every == 0:
+                expected = variant.perft(position, perft_depth)
+                got = other.perft(position, perft_depth)
+                if got != expected:
+                    raise ConformanceError(
+                        f"{variant.key} {variant.format_fen(position)} perft {perft_depth}: "
+                        f"reference {expected}, other implementation {got}")
+                summary["perft_checks"] += 1
+            record.push(rng.choice(record.legal_moves()))
+    return summary
+
+
 def run_all(variant: Variant, perft_path: str | Path | None = None, games: int = 10,
             seed: int = 0, max_nodes: int = 200_000) -> dict[str, int]:
     """Every check above in one call, for a ruleset package's smoke test."""
@@ -294,8 +386,9 @@ def run_all(variant: Variant, perft_path: str | Path | None = None, games: int =
 
 
 __all__ = [
-    "ConformanceError", "PerftCase", "PlayoutStats", "check_apply_deterministic",
-    "check_fen_round_trip", "check_moves_unique", "check_notation_round_trip", "check_perft",
-    "check_perft_file", "check_perft_matches_moves", "check_position", "check_transition",
+    "ConformanceError", "MoveGenerator", "PerftCase", "PlayoutStats",
+    "check_apply_deterministic", "check_fen_round_trip", "check_implementation",
+    "check_moves_unique", "check_notation_round_trip", "check_perft", "check_perft_file",
+    "check_same_moves", "check_perft_matches_moves", "check_position", "check_transition",
     "format_divide", "perft_divide", "random_playouts", "read_perft_file", "run_all",
 ]

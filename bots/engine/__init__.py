@@ -1,4 +1,8 @@
-"""Kondavo's draughts engine: pure Python, no Django, any registered ruleset.
+"""Kondavo's draughts engine: no Django, any registered ruleset.
+
+Searches run on the compiled core (``bots/native``, see ``bots.engine.native``) when it is
+built and the ruleset is expressible as data, else on the pure-Python :class:`Searcher`.
+``KONDAVO_ENGINE=python`` (environment) or ``engine="python"`` forces the pure-Python one.
 
     >>> from variants import get_variant
     >>> from bots.engine import choose_move
@@ -21,7 +25,9 @@ from bots.engine.levels import (
     Level,
     get_level,
 )
-from bots.engine.search import MATE, Searcher, SearchResult, search
+from bots.engine.native import native_engine, native_supported
+from bots.engine.search import MATE, MAX_PLY, Searcher, SearchResult
+from bots.engine.search import search as python_search
 from variants.base import Variant
 from variants.game import GameRecord
 from variants.types import Move, Position
@@ -29,20 +35,55 @@ from variants.types import Move, Position
 __all__ = [
     "DEFAULT_CONFIG", "DEFAULT_WEIGHTS", "LEVELS", "MATE", "MAX_LEVEL", "MIN_LEVEL",
     "EngineConfig", "Evaluator", "Level", "SearchResult", "Searcher", "choose_move",
-    "evaluator_for", "get_level", "search", "search_level", "weights_for",
+    "evaluator_for", "get_level", "native_supported", "python_search", "search", "search_level",
+    "uses_native", "weights_for",
 ]
+
+
+def uses_native(variant: Variant, engine: str = "auto") -> bool:
+    """Whether a search of ``variant`` runs on the compiled core.
+
+    ``engine``: ``"auto"`` (the core when it can), ``"python"`` (never) or ``"native"``
+    (always; ValueError when the core cannot play this ruleset).
+    """
+    if engine == "python":
+        return False
+    supported = native_supported(variant)
+    if engine == "native" and not supported:
+        raise ValueError(f"the compiled core cannot play {variant!r}")
+    if engine not in ("auto", "native"):
+        raise ValueError(f"engine must be 'auto', 'python' or 'native', not {engine!r}")
+    return supported
+
+
+def search(variant: Variant, record_or_position: GameRecord | Position, *,
+           max_depth: int = MAX_PLY, time_limit: float | None = None,
+           node_limit: int | None = None, seed: int | None = None, noise: int = 0,
+           engine: str = "auto") -> SearchResult:
+    """Search ``record_or_position`` (a game record gives repetition and draw-counter history)
+    on the compiled core or the pure-Python engine (see :func:`uses_native`).
+
+    ``time_limit`` (seconds, wall clock) and ``node_limit`` stop the search; the first
+    iteration (depth 1) always completes so a sensible move is always returned.
+    """
+    if uses_native(variant, engine):
+        return native_engine(variant).search(record_or_position, max_depth=max_depth,
+                                             time_limit=time_limit, node_limit=node_limit,
+                                             seed=seed, noise=noise)
+    return python_search(variant, record_or_position, max_depth=max_depth,
+                         time_limit=time_limit, node_limit=node_limit, seed=seed, noise=noise)
 
 
 def search_level(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
                  seed: int | None = None, time_limit: float | None = None,
-                 config: EngineConfig = DEFAULT_CONFIG) -> SearchResult:
+                 config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto") -> SearchResult:
     """Search with a level's budget. ``time_limit`` overrides the level's share of time."""
     spec = get_level(level)
     limit = spec.time_limit(config) if time_limit is None else time_limit
     rng = random.Random(seed)
     result = search(variant, record_or_position, max_depth=spec.max_depth, time_limit=limit,
                     node_limit=spec.nodes(config), seed=rng.getrandbits(32),
-                    noise=spec.noise)
+                    noise=spec.noise, engine=engine)
     if spec.random_move and result.move is not None and rng.random() < spec.random_move:
         position = (record_or_position.position if isinstance(record_or_position, GameRecord)
                     else record_or_position)
@@ -54,10 +95,10 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
 
 def choose_move(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
                 seed: int | None = None, time_limit: float | None = None,
-                config: EngineConfig = DEFAULT_CONFIG) -> Move:
+                config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto") -> Move:
     """The move a level-``level`` bot plays. Raises ValueError when there is no legal move."""
     result = search_level(variant, record_or_position, level=level, seed=seed,
-                          time_limit=time_limit, config=config)
+                          time_limit=time_limit, config=config, engine=engine)
     if result.move is None:
         raise ValueError("no legal move: the game is over")
     return result.move

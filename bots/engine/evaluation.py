@@ -87,8 +87,8 @@ class Evaluator:
         g = variant.geometry
         self.geometry = g
         self.full = g.full
-        promotion: tuple[Bitboard, Bitboard] = getattr(
-            variant, "_promotion", (g.rank_mask(variant.rows - 1), g.rank_mask(0)))
+        promotion = (variant.promotion_squares(Color.WHITE),
+                     variant.promotion_squares(Color.BLACK))
         rows, cols = variant.rows, variant.cols
         lo_r, hi_r = rows // 2 - 1, rows // 2
         lo_c, hi_c = cols // 4, cols - cols // 4 - 1

@@ -96,11 +96,9 @@ class Searcher:
                         if kind.special_outcome is not Variant.special_outcome else None)
         # On the built-in generator, legal moves are the captures if any, else quiet moves.
         builtin = kind.legal_moves is Variant.legal_moves
-        self.captures = getattr(variant, "_captures", None) if builtin else None
-        self.quiet_moves = getattr(variant, "_quiet_moves", None) if builtin else None
-        if self.captures is None or self.quiet_moves is None:
-            self.captures = self.quiet_moves = None
-        if kind._quiet_moves is Variant._quiet_moves:
+        self.captures = variant.captures if builtin else None
+        self.quiet_moves = variant.quiet_moves if builtin else None
+        if kind.quiet_moves is Variant.quiet_moves:
             self.can_move = self.evaluator.can_move
         else:
             quiet_moves = self.quiet_moves
@@ -355,11 +353,11 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         if not move.captured:
-                            k = move.key
+                            mkey = move.key
                             killers = self.killers[ply]
-                            if killers[0] != k:
+                            if killers[0] != mkey:
                                 killers[1] = killers[0]
-                                killers[0] = k
+                                killers[0] = mkey
                             hk = (move.path[0], move.path[-1])
                             self.history[hk] = self.history.get(hk, 0) + depth * depth
                         break

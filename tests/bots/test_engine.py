@@ -288,7 +288,7 @@ def test_fast_paths_match_the_generic_search(key: str) -> None:
             record.push(rng.choice(record.legal_moves()))
         if record.outcome() is not None:
             continue
-        fast = search(builtin, record, node_limit=1500, seed=3)
+        fast = search(builtin, record, node_limit=1500, seed=3, engine="python")
         plain = Searcher(generic, history=record.positions[:-1],
                          quiet_plies=record.quiet_plies, node_limit=1500,
                          rng=random.Random(3)).run(record.position)

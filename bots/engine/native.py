@@ -1,0 +1,375 @@
+"""The compiled core (``bots.native._kdcore``) seen from Python.
+
+A ruleset reaches the core as data: :func:`rules_spec` turns a :class:`~variants.base.Variant`
+into the dict the core reads (geometry, the men's directions per colour, declared rules),
+:func:`eval_params` turns its :class:`~bots.engine.evaluation.Evaluator` into the flat
+evaluation array described in ``bots/native/eval.h``. :func:`native_supported` says whether
+the core can play a ruleset exactly like the reference engine in ``variants``: it is False
+(and the pure-Python engine is used) when the extension is not built, when
+``KONDAVO_ENGINE=python`` is set, when the ruleset overrides a move-generation method of the
+library's base classes, or when it declares a rule value the core does not implement.
+
+:func:`native_engine` returns the per-process engine of a ruleset (its transposition table
+survives between the searches of a game); :meth:`NativeEngine.search` returns the same
+:class:`~bots.engine.search.SearchResult` as the pure-Python search, with moves taken from
+``variant.legal_moves`` so they are the reference's own objects.
+
+Special outcomes (``Variant.special_outcome``) are known to the compiled search for
+positions with one piece per side (:func:`special_table` probes the ruleset's hook on every
+such position once); a ruleset whose special outcomes need more pieces is searched without
+those. Game results are always decided by ``variants``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from bots.engine.evaluation import evaluator_for
+from bots.engine.search import MATE, SearchResult
+from variants import base as variants_base
+from variants.base import Precedence, PromotionRule, Variant
+from variants.game import GameRecord
+from variants.types import Color, Move, Position
+
+_kdcore: ModuleType | None
+try:  # the extension is built by `pip install`; without it everything runs in Python
+    import bots.native._kdcore as _kdcore
+except ImportError:  # pragma: no cover - exercised by the fallback test in a subprocess
+    _kdcore = None
+
+ENGINE_ENV = "KONDAVO_ENGINE"
+TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "16"))
+
+_PRECEDENCE = {Precedence.FREE: 0, Precedence.MAX_PIECES: 1,
+               Precedence.MAX_PIECES_THEN_KINGS: 2}
+_PROMOTION = {PromotionRule.STAYS_MAN: 0, PromotionRule.ENDS_MOVE: 1,
+              PromotionRule.CONTINUES_AS_KING: 2}
+
+# Methods of Variant that do not take part in move generation (notation, FEN, outcome...):
+# a ruleset may override these and still run on the core. Any other method overridden
+# outside the library's base classes sends the ruleset to the pure-Python engine.
+_NEUTRAL_METHODS = frozenset({
+    "__init__", "__repr__", "_square_coords", "_label", "board", "square_label",
+    "parse_square", "initial_position", "parse_fen", "_fen_squares", "format_fen",
+    "format_move", "parse_move", "_path_fits", "_hint", "_example_move", "outcome",
+    "special_outcome", "draw_outcome", "squares", "_validate_declarations", "_own_words",
+    "localized_name", "summary_text", "capture_rule_text", "has_capture_explanation",
+    "rules_page", "perft_suite_path", "result_text",
+})
+# Declared rules the core reads (or that do not touch move generation). Any other class
+# attribute of Variant whose value a ruleset changes is a rule the core does not know.
+_KNOWN_ATTRIBUTES = frozenset({
+    "key", "name", "aliases", "pdn_gametype", "rows", "cols", "vectors", "notation",
+    "accepts_numeric_input", "initial_fen", "first_to_move", "side_names",
+    "man_move_vectors", "man_capture_vectors", "flying_kings", "precedence",
+    "immediate_removal", "no_reversal", "mid_capture_promotion", "full_capture_path",
+    "draw_plies", "repetitions", "playable_parity", "number_from_bottom_right",
+    "eval_weights", "display_names", "summary", "capture_explanation", "rules_pages",
+    "scoring", "perft_suite", "playing_squares_dark",
+})
+# Capture precedence as an ordered tuple of criterion names -> the core's kinds.
+_CRITERIA: dict[tuple[str, ...], int] = {
+    (): 0, ("MOST_PIECES",): 1, ("MOST_PIECES", "MOST_KINGS"): 2,
+}
+_LIBRARY_MODULES = frozenset({variants_base.__name__})
+
+
+def native_available() -> bool:
+    """The extension is built and not switched off with ``KONDAVO_ENGINE=python``."""
+    return _kdcore is not None and os.environ.get(ENGINE_ENV, "").lower() != "python"
+
+
+def unsupported_reason(variant: Variant) -> str | None:
+    """Why ``variant`` cannot run on the compiled core, or None when it can."""
+    if _kdcore is None:
+        return "the compiled core is not built"
+    kind = type(variant)
+    for name in dir(Variant):
+        if name in _NEUTRAL_METHODS or (name.startswith("__") and name != "__init__"):
+            continue
+        base_attr = getattr(Variant, name)
+        if not callable(base_attr) or isinstance(base_attr, type):
+            continue
+        for klass in kind.__mro__:
+            if name in klass.__dict__:
+                if klass.__module__ not in _LIBRARY_MODULES:
+                    return f"{kind.__name__} overrides {name}"
+                break
+    for name, default in vars(Variant).items():
+        if name.startswith("_") or name in _KNOWN_ATTRIBUTES or callable(default):
+            continue
+        if isinstance(default, (property, staticmethod, classmethod)):
+            continue
+        if getattr(kind, name, default) != default:
+            return f"{kind.__name__} declares {name}={getattr(kind, name)!r}"
+    if _precedence_code(variant) is None:
+        return f"precedence {variant.precedence!r}"
+    if not getattr(variant, "men_capture_kings", True):
+        return "men may not capture kings"
+    if variant.mid_capture_promotion not in _PROMOTION:
+        return f"mid-capture promotion {variant.mid_capture_promotion!r}"
+    g = variant.geometry
+    if g.size > _kdcore.MAX_SQUARES or len(g.vectors) > 8:
+        return f"{g.size} squares / {len(g.vectors)} directions exceed the core's limits"
+    if any(len(ray) >= 16 for rays in g.rays for ray in rays):
+        return "rays longer than the core's limit"
+    return None
+
+
+def _precedence_code(variant: Variant) -> int | None:
+    """The core's precedence kind for ``variant`` (None: a rule the core does not know)."""
+    precedence: object = variant.precedence
+    if isinstance(precedence, Precedence) and precedence in _PRECEDENCE:
+        return _PRECEDENCE[precedence]
+    criteria = getattr(variant, "capture_criteria", precedence)
+    if isinstance(criteria, tuple):
+        return _CRITERIA.get(tuple(str(getattr(c, "name", c)) for c in criteria))
+    return None
+
+
+def native_supported(variant: Variant) -> bool:
+    """Whether the compiled core plays ``variant`` (else the pure-Python engine does)."""
+    return native_available() and unsupported_reason(variant) is None
+
+
+def rules_spec(variant: Variant) -> dict[str, Any]:
+    """The ruleset as the data ``bots/native/kd_core.h`` (KdRules) describes."""
+    g = variant.geometry
+    vec = {v: i for i, v in enumerate(g.vectors)}
+
+    def dirs(vectors: Sequence[tuple[int, int]], color: Color) -> list[int]:
+        sign = 1 if color is Color.WHITE else -1
+        return [vec[(dr * sign, dc)] for dr, dc in vectors]
+
+    return {
+        "squares": g.size,
+        "directions": len(g.vectors),
+        "rows": variant.rows,
+        "neighbour": [list(row) for row in g.neighbour],
+        "opposite": list(g.opposite),
+        "rank": [r for r, _c in g.coords],
+        "promotion": [variant.promotion_squares(Color.WHITE),
+                      variant.promotion_squares(Color.BLACK)],
+        "man_moves": [dirs(variant.man_move_vectors, c) for c in Color],
+        "man_captures": [dirs(variant.man_capture_vectors, c) for c in Color],
+        "flying_kings": int(variant.flying_kings),
+        "precedence": _precedence_code(variant),
+        "immediate_removal": int(variant.immediate_removal),
+        "no_reversal": int(variant.no_reversal),
+        "promotion_rule": _PROMOTION[variant.mid_capture_promotion],
+        "draw_plies": variant.draw_plies,
+        "repetitions": variant.repetitions,
+    }
+
+
+def special_table(variant: Variant) -> bytes:
+    """The ruleset's special outcomes with one piece per side, probed from its hook (the
+    layout of ``kd_engine_set_special`` in ``bots/native/search.h``); empty when the
+    ruleset has no special outcomes."""
+    if type(variant).special_outcome is Variant.special_outcome:
+        return b""
+    n = variant.geometry.size
+    codes = {None: 0, Color.WHITE: 1, Color.BLACK: 2}
+    table = bytearray(8 * n * n)
+    index = 0
+    for turn in Color:
+        for white_king in (0, 1):
+            for ws in range(n):
+                wbit = 1 << ws
+                for black_king in (0, 1):
+                    for bs in range(n):
+                        if bs != ws:
+                            bbit = 1 << bs
+                            position = Position(0 if white_king else wbit,
+                                                wbit if white_king else 0,
+                                                0 if black_king else bbit,
+                                                bbit if black_king else 0, turn)
+                            outcome = variant.special_outcome(position)
+                            if outcome is not None:
+                                table[index] = 3 if outcome.winner is None else \
+                                    codes[outcome.winner]
+                        index += 1
+    return bytes(table) if any(table) else b""
+
+
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def eval_params(variant: Variant) -> list[int]:
+    """The flat evaluation array of ``bots/native/eval.h``, from the Python evaluator."""
+    ev = evaluator_for(variant)
+    w = ev.weights
+    n = variant.geometry.size
+    header = [0] * 32
+    header[0:10] = [ev.man_v, ev.king_v, w["back_rank"], w["mobility"], w["runaway"],
+                    w["tempo"], w["trade"], w["centre"], ev.start_pieces, 8]
+    tables: list[int] = []
+    flags: list[int] = []
+    steps: list[int] = []
+    cones: list[int] = []
+    for side in ev.sides:
+        table = [0] * n
+        for mask, bit in side.man_planes:
+            for sq in range(n):
+                if (mask >> sq) & 1:
+                    table[sq] += 1 << bit
+        tables += table
+        for sq in range(n):
+            f = 0
+            if (side.back_rank >> sq) & 1:
+                f |= 1
+            if (side.near >> sq) & 1:
+                f |= 2
+            if (ev.centre >> sq) & 1:
+                f |= 4
+            flags.append(f)
+        steps += list(side.steps)
+        for sq in range(n):
+            cone = side.cone[sq]
+            cones += [_int32(cone >> (32 * k)) for k in range(4)]
+    return header + tables + flags + steps + cones
+
+
+def _history_of(target: GameRecord | Position) -> tuple[Position, list[Position], int]:
+    """Root, the earlier positions that can still repeat, and the draw counter."""
+    if isinstance(target, GameRecord):
+        positions = target.positions
+        quiet = target.quiet_plies
+        earlier = list(positions[:-1])
+        return positions[-1], earlier[len(earlier) - min(quiet, len(earlier)):], quiet
+    return target, [], 0
+
+
+def _key(raw: Sequence[int]) -> tuple[int, int, int]:
+    return (int(raw[0]), int(raw[1]), int(raw[2]))
+
+
+def _args(p: Position) -> tuple[int, int, int, int, int]:
+    return p.white_men, p.white_kings, p.black_men, p.black_kings, int(p.turn)
+
+
+class NativeEngine:
+    """One ruleset on the compiled core: move generation, perft, evaluation and search.
+
+    The transposition table persists between searches; :meth:`clear` empties it. Searches
+    on one engine are serialised; a search that finds the engine busy (another thread) runs
+    on a temporary engine with a small table instead of waiting.
+    """
+
+    def __init__(self, variant: Variant, tt_mb: int = TT_MB) -> None:
+        if _kdcore is None:
+            raise RuntimeError("the compiled core is not built")
+        reason = unsupported_reason(variant)
+        if reason is not None:
+            raise ValueError(f"{variant!r} cannot run on the compiled core: {reason}")
+        self.variant = variant
+        self._spec = rules_spec(variant)
+        self._params = eval_params(variant)
+        self._module = _kdcore
+        self._special = special_table(variant)
+        self.core = self._new_core(tt_mb)
+        self._lock = threading.Lock()
+
+    def _new_core(self, tt_mb: int) -> Any:
+        core = self._module.Core(self._spec, self._params, tt_mb)
+        if self._special:
+            core.set_special(self._special)
+        return core
+
+    # --- move generation ------------------------------------------------------------------
+    def legal_moves(self, position: Position) -> list[Move]:
+        return [Move(path, captured, promotes, mask)
+                for path, captured, promotes, mask in self.core.legal_moves(*_args(position))]
+
+    def perft(self, position: Position, depth: int) -> int:
+        return int(self.core.perft(*_args(position), depth))
+
+    def evaluate(self, position: Position) -> int:
+        return int(self.core.evaluate(*_args(position)))
+
+    def hash(self, position: Position) -> int:
+        return int(self.core.hash(*_args(position)))
+
+    def clear(self) -> None:
+        with self._lock:
+            self.core.clear()
+
+    # --- search ---------------------------------------------------------------------------
+    def search(self, target: GameRecord | Position, *, max_depth: int = 64,
+               time_limit: float | None = None, node_limit: int | None = None,
+               seed: int | None = None, noise: int = 0,
+               reuse_table: bool | None = None) -> SearchResult:
+        """Search like :func:`bots.engine.search.search`.
+
+        ``reuse_table``: let what earlier searches left in the transposition table guide
+        this one (default: only for searches without a node limit; a node-bounded search
+        then gives the same move for the same seed whatever ran before, as the levels
+        promise).
+        """
+        started = time.perf_counter()
+        variant = self.variant
+        root, earlier, quiet = _history_of(target)
+        legal = variant.legal_moves(root)
+        if not legal:
+            return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
+        history = [self.hash(p) for p in earlier]
+        seed_value = random.Random(seed).getrandbits(64)
+        fresh = node_limit is not None if reuse_table is None else not reuse_table
+        args = (*_args(root), max_depth, time_limit or 0.0, node_limit or 0, max(0, noise),
+                seed_value, quiet, history, fresh)
+        if self._lock.acquire(blocking=False):
+            try:
+                raw = self.core.search(*args)
+            finally:
+                self._lock.release()
+        else:
+            raw = self._new_core(4).search(*args)
+        best_key, score, depth, nodes, stopped, pv_keys = raw
+        by_key = {m.key: m for m in legal}
+        best = by_key.get(_key(best_key)) if best_key is not None else None
+        if best is None:  # cannot happen with a correct core; never play an illegal move
+            raise RuntimeError(f"compiled core returned a move not legal in "
+                               f"{variant.format_fen(root)}: {best_key}")
+        pv: list[Move] = []
+        pos = root
+        for key in pv_keys:
+            moves = {m.key: m for m in variant.legal_moves(pos)}
+            move = moves.get(_key(key))
+            if move is None:
+                break
+            pv.append(move)
+            pos = variant.apply(pos, move)
+        if not pv or pv[0] != best:
+            pv = [best]
+        return SearchResult(best, int(score), int(depth), int(nodes),
+                            time.perf_counter() - started, tuple(pv), bool(stopped))
+
+
+_ENGINES: WeakKeyDictionary[Variant, NativeEngine] = WeakKeyDictionary()
+_ENGINES_LOCK = threading.Lock()
+
+
+def native_engine(variant: Variant) -> NativeEngine:
+    """The process's engine for ``variant`` (created on first use, then reused)."""
+    engine = _ENGINES.get(variant)
+    if engine is None:
+        with _ENGINES_LOCK:
+            engine = _ENGINES.get(variant)
+            if engine is None:
+                engine = _ENGINES[variant] = NativeEngine(variant)
+    return engine
+
+
+def clear_native_engines() -> None:
+    """Empty every engine's transposition table (e.g. between unrelated test games)."""
+    for engine in list(_ENGINES.values()):
+        engine.clear()

@@ -1,0 +1,118 @@
+/* Kondavo compiled core: positions, rules as data, move generation, perft.
+ *
+ * Everything a ruleset declares reaches this core as data (see bots/engine/native.py,
+ * which builds a KdRules from a variants.Variant): the board geometry (neighbour and ray
+ * tables, up to 128 playable squares), the men's move and capture directions per colour,
+ * flying or short kings, capture precedence, removal timing, the 180-degree ban, the
+ * mid-capture promotion rule, the promotion rows and the draw counter limit. Nothing here
+ * knows a ruleset by name. The pure-Python engine in variants/ is the reference: this core
+ * must produce exactly the same legal moves (the "unique moves" convention: one move per
+ * origin, destination and captured set, keeping the first path found in the reference's
+ * search order) and the same perft counts.
+ */
+#ifndef KD_CORE_H
+#define KD_CORE_H
+
+#include <stdint.h>
+
+typedef unsigned __int128 kd_bb; /* bit i = the ruleset's internal square index i */
+
+#define KD_MAX_SQ 128
+#define KD_MAX_DIRS 8
+#define KD_MAX_RAY 16      /* longest ray (a 12x12 board has 11) */
+#define KD_MAX_PATH 64     /* origin + landings of one capture */
+#define KD_MAX_MOVES 768   /* moves of one position; more sets KdMoveList.overflow */
+#define KD_MAX_GROUPS 32
+
+enum { KD_WHITE = 0, KD_BLACK = 1 };
+enum { KD_PREC_FREE = 0, KD_PREC_MAX_PIECES = 1, KD_PREC_MAX_PIECES_THEN_KINGS = 2 };
+enum { KD_PROMO_STAYS_MAN = 0, KD_PROMO_ENDS_MOVE = 1, KD_PROMO_CONTINUES_AS_KING = 2 };
+
+/* A position: men and kings per colour, side to move. Same meaning as variants.Position. */
+typedef struct KdPos {
+    kd_bb men[2];
+    kd_bb kings[2];
+    int turn; /* KD_WHITE or KD_BLACK */
+} KdPos;
+
+/* One legal move. `captured` is the set of captured squares (the move's captured_mask). */
+typedef struct KdMove {
+    kd_bb captured;
+    uint8_t from, to;
+    uint8_t promotes;  /* a man crowned by this move */
+    uint8_t ncaptured; /* popcount of captured */
+    uint8_t nkings;    /* captured kings */
+    uint8_t is_man;    /* the mover is a man */
+} KdMove;
+
+/* Landing squares and capture order of one move (only filled on request). */
+typedef struct KdPath {
+    uint8_t len;               /* squares in sq: origin then one landing per step */
+    uint8_t sq[KD_MAX_PATH];
+    uint8_t captured[KD_MAX_PATH]; /* captured squares in jump order (len - 1 of them) */
+} KdPath;
+
+typedef struct KdMoveList {
+    int n;
+    int overflow;     /* set when a position has more than KD_MAX_MOVES moves */
+    KdMove m[KD_MAX_MOVES];
+    KdPath *paths;    /* NULL, or KD_MAX_MOVES entries filled in parallel with m */
+} KdMoveList;
+
+/* The rules of one ruleset, as data. Built by kd_rules_finish() from the raw fields. */
+typedef struct KdRules {
+    /* geometry */
+    int nsq, ndirs, rows;
+    int16_t neighbour[KD_MAX_DIRS][KD_MAX_SQ];          /* -1: off the board */
+    uint8_t ray_len[KD_MAX_DIRS][KD_MAX_SQ];
+    uint8_t ray[KD_MAX_DIRS][KD_MAX_SQ][KD_MAX_RAY];    /* squares from sq to the edge */
+    int opposite[KD_MAX_DIRS];
+    int rank[KD_MAX_SQ];                                /* rank 0 is nearest White */
+    kd_bb full;
+    kd_bb promo[2];                                     /* where each colour's men crown */
+    /* men: direction indices per colour (Black's are White's mirrored) */
+    int n_man_move[2], man_move[2][KD_MAX_DIRS];
+    int n_man_capture[2], man_capture[2][KD_MAX_DIRS];
+    /* declared rules */
+    int flying_kings, precedence, immediate_removal, no_reversal, promotion_rule;
+    int draw_plies, repetitions;
+    /* derived by kd_rules_finish: one-step shifts (delta > 0 left shift, < 0 right) */
+    int n_steps[2];
+    int step_delta[2][KD_MAX_GROUPS];
+    kd_bb step_src[2][KD_MAX_GROUPS];
+    int n_king_steps;
+    int king_step_delta[KD_MAX_GROUPS];
+    kd_bb king_step_src[KD_MAX_GROUPS];
+    /* men jump filter: src & (opp >> a) & (empty >> b), signs as above */
+    int n_jumps[2];
+    int jump_victim[2][KD_MAX_GROUPS], jump_land[2][KD_MAX_GROUPS];
+    kd_bb jump_src[2][KD_MAX_GROUPS];
+} KdRules;
+
+/* Fills the derived tables; returns 0, or -1 when the tables overflow the core's limits. */
+int kd_rules_finish(KdRules *r);
+
+/* Legal moves of p (captures when any, else quiet moves), in the reference's order. */
+void kd_legal_moves(const KdRules *r, const KdPos *p, KdMoveList *out);
+/* Captures only (empty list: no capture); quiet moves only. */
+void kd_captures(const KdRules *r, const KdPos *p, KdMoveList *out);
+void kd_quiet_moves(const KdRules *r, const KdPos *p, KdMoveList *out);
+/* Whether the side to move has any capture (cheaper than generating them). */
+int kd_has_capture(const KdRules *r, const KdPos *p);
+/* Whether the side to move has a non-capturing step. */
+int kd_can_step(const KdRules *r, const KdPos *p);
+/* The position after m (m from a legal move list of p). */
+void kd_apply(const KdPos *p, const KdMove *m, KdPos *out);
+/* Leaf nodes of the legal move tree depth plies deep (unique-move convention). */
+uint64_t kd_perft(const KdRules *r, const KdPos *p, int depth);
+
+static inline int kd_popcount(kd_bb b) {
+    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+}
+static inline int kd_lsb(kd_bb b) {
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+static inline kd_bb kd_bit(int sq) { return (kd_bb)1 << sq; }
+
+#endif

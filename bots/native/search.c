@@ -1,0 +1,577 @@
+/* Iterative deepening PVS for any ruleset given as KdRules, on kd_evaluate.
+ *
+ * - Transposition table (Zobrist keys over 128-bit boards), kept in the KdEngine between
+ *   searches; entries carry the generation of the search that wrote them.
+ * - Root: aspiration windows around the previous iteration's score; with root noise (low
+ *   levels) every root move gets an exact score so the noise is fair.
+ * - Move ordering: TT move, captures (most pieces), promotions, two killers per ply,
+ *   history heuristic. Late-move reductions for late quiet moves that offer no capture.
+ * - Quiescence: captures are mandatory, so at the horizon a side with a capture plays it
+ *   (no standing pat); a quiet horizon position where the opponent threatens a capture is
+ *   searched one more ply (once per line); otherwise the static evaluation stands, and a
+ *   side with no move at all has lost.
+ * - Draws: a position repeated in the search path or in the game history given by the
+ *   caller scores 0, and so does reaching the ruleset's draw counter limit.
+ * - Limits: wall-clock deadline and node budget checked every KD_CHECK_EVERY nodes once the
+ *   first iteration is complete; an unfinished iteration still contributes a root move
+ *   that completed and beat the previous best.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "search.h"
+
+#define KD_CHECK_EVERY 1024
+#define EXACT 0
+#define LOWER 1
+#define UPPER 2
+
+typedef struct TTEntry {
+    uint64_t key;
+    int32_t score;
+    uint32_t capfold;
+    int16_t depth;
+    uint8_t bound, gen;
+    uint8_t from, to, has_move, pad;
+} TTEntry;
+
+struct KdEngine {
+    KdRules r;
+    KdEval ev;
+    uint64_t z[4][KD_MAX_SQ];
+    uint64_t z_side;
+    TTEntry *tt;
+    size_t tt_mask;
+    uint8_t *special; /* see kd_engine_set_special */
+    uint8_t gen;
+    /* per search */
+    int64_t nodes, node_limit;
+    double deadline;
+    int stop, armed, extension_ply, fresh;
+    int n_hist;
+    uint64_t stack[KD_MAX_HISTORY + KD_MAX_PLY + 8];
+    KdMove killers[KD_MAX_PLY + 8][2];
+    int32_t history[KD_MAX_SQ][KD_MAX_SQ];
+    KdMoveList lists[KD_MAX_PLY + 8];
+    KdMoveList root_list;
+    int order[KD_MAX_PLY + 8][KD_MAX_MOVES];
+};
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint32_t capfold(kd_bb c) {
+    uint64_t x = (uint64_t)c ^ (uint64_t)(c >> 64) * 0x9E3779B97F4A7C15ULL;
+    return (uint32_t)(x ^ (x >> 32));
+}
+
+KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
+    KdEngine *e = calloc(1, sizeof(KdEngine));
+    if (!e) return NULL;
+    e->r = *rules;
+    e->ev = *eval;
+    e->ev.rules = &e->r;
+    uint64_t s = 0x4B6F6E6461766FULL; /* fixed: keys are stable across processes */
+    for (int t = 0; t < 4; t++)
+        for (int sq = 0; sq < KD_MAX_SQ; sq++) e->z[t][sq] = splitmix(&s);
+    e->z_side = splitmix(&s);
+    size_t entries = 1;
+    size_t want = ((size_t)(tt_mb > 0 ? tt_mb : 1) << 20) / sizeof(TTEntry);
+    while (entries * 2 <= want) entries *= 2;
+    e->tt = calloc(entries, sizeof(TTEntry));
+    if (!e->tt) {
+        free(e);
+        return NULL;
+    }
+    e->tt_mask = entries - 1;
+    return e;
+}
+
+int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len) {
+    size_t n = (size_t)e->r.nsq;
+    free(e->special);
+    e->special = NULL;
+    if (!table || !len) return 0;
+    if (len != 8 * n * n) return -1;
+    e->special = malloc(len);
+    if (!e->special) return -1;
+    memcpy(e->special, table, len);
+    return 0;
+}
+
+static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
+    kd_bb w = p->men[0] | p->kings[0], b = p->men[1] | p->kings[1];
+    if (!w || !b || (w & (w - 1)) || (b & (b - 1))) return 0;
+    size_t n = (size_t)e->r.nsq;
+    int ws = kd_lsb(w), bs = kd_lsb(b);
+    size_t idx = ((((size_t)p->turn * 2 + (p->kings[0] ? 1 : 0)) * n + (size_t)ws) * 2 +
+                  (p->kings[1] ? 1 : 0)) * n + (size_t)bs;
+    int v = e->special[idx];
+    if (!v) return 0;
+    if (v == 3) *score = 0;
+    else *score = (v - 1) == p->turn ? KD_MATE - ply : -(KD_MATE - ply);
+    return 1;
+}
+
+void kd_engine_free(KdEngine *e) {
+    if (!e) return;
+    free(e->special);
+    free(e->tt);
+    free(e);
+}
+
+void kd_engine_clear(KdEngine *e) {
+    memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTEntry));
+    memset(e->history, 0, sizeof(e->history));
+    e->gen = 0;
+}
+
+uint64_t kd_hash(const KdEngine *e, const KdPos *p) {
+    uint64_t h = p->turn ? e->z_side : 0;
+    kd_bb bbs[4] = {p->men[0], p->kings[0], p->men[1], p->kings[1]};
+    for (int t = 0; t < 4; t++) {
+        kd_bb b = bbs[t];
+        while (b) {
+            int sq = kd_lsb(b);
+            b &= b - 1;
+            h ^= e->z[t][sq];
+        }
+    }
+    return h;
+}
+
+/* Hash of the child after m (p is the parent). */
+static uint64_t child_hash(const KdEngine *e, const KdPos *p, uint64_t h, const KdMove *m) {
+    int c = p->turn, o = c ^ 1;
+    int man = (int)((p->men[c] >> m->from) & 1);
+    int t_from = c * 2 + (man ? 0 : 1);
+    int t_to = (man && !m->promotes) ? c * 2 : c * 2 + 1;
+    h ^= e->z_side ^ e->z[t_from][m->from] ^ e->z[t_to][m->to];
+    kd_bb cap = m->captured;
+    while (cap) {
+        int sq = kd_lsb(cap);
+        cap &= cap - 1;
+        h ^= e->z[o * 2 + (int)((p->kings[o] >> sq) & 1)][sq];
+    }
+    return h;
+}
+
+static inline int same_move(const KdMove *a, const KdMove *b) {
+    return a->from == b->from && a->to == b->to && a->captured == b->captured;
+}
+
+static int next_quiet(const KdEngine *e, const KdPos *p, const KdMove *m, int quiet) {
+    if (m->captured) return 0;
+    if (((p->men[p->turn] >> m->from) & 1) && e->r.rank[m->from] != e->r.rank[m->to]) return 0;
+    return quiet + 1;
+}
+
+static void check_limits(KdEngine *e) {
+    if (!e->armed) return;
+    if (e->node_limit > 0 && e->nodes >= e->node_limit) e->stop = 1;
+    else if (e->deadline > 0 && now() >= e->deadline) e->stop = 1;
+}
+
+static int opponent_threatens(const KdEngine *e, const KdPos *p) {
+    KdPos q = *p;
+    q.turn ^= 1;
+    return kd_has_capture(&e->r, &q);
+}
+
+static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alpha, int beta,
+                   int ply, int quiet, int threat_ext) {
+    e->nodes++;
+    if ((e->nodes & (KD_CHECK_EVERY - 1)) == 0) check_limits(e);
+    if (e->stop) return 0;
+    e->stack[e->n_hist + ply] = h;
+    if (quiet) {
+        if (quiet >= e->r.draw_plies) return 0;
+        if (quiet >= 4) {
+            int top = e->n_hist + ply;
+            for (int k = 4; k <= quiet && top - k >= 0; k += 2)
+                if (e->stack[top - k] == h) return 0;
+        }
+    }
+    if (e->special) {
+        int s;
+        if (special_score(e, pos, ply, &s)) return s;
+    }
+    const KdRules *r = &e->r;
+    KdMoveList *ml = &e->lists[ply];
+    kd_captures(r, pos, ml);
+    if (ml->n == 0) {
+        if (depth <= 0 || ply >= KD_MAX_PLY - 2) {
+            if (!kd_can_step(r, pos)) return -(KD_MATE - ply);
+            if (threat_ext > 0 && ply < KD_MAX_PLY - 2 && opponent_threatens(e, pos)) {
+                depth = 1;
+                threat_ext--;
+            } else {
+                return kd_evaluate(pos, &e->ev);
+            }
+        }
+        kd_quiet_moves(r, pos, ml);
+        if (ml->n == 0) return -(KD_MATE - ply);
+    }
+    if (ply >= KD_MAX_PLY - 2) return kd_evaluate(pos, &e->ev);
+    if (depth < 0) depth = 0;
+
+    TTEntry *te = &e->tt[h & e->tt_mask];
+    int has_tt_move = 0;
+    uint8_t tt_from = 0, tt_to = 0;
+    uint32_t tt_cap = 0;
+    if (te->key == h && (!e->fresh || te->gen == e->gen)) {
+        if (te->has_move) {
+            has_tt_move = 1;
+            tt_from = te->from;
+            tt_to = te->to;
+            tt_cap = te->capfold;
+        }
+        if (te->depth >= depth) {
+            int s = te->score;
+            if (s >= KD_MATE_BOUND) s -= ply;
+            else if (s <= -KD_MATE_BOUND) s += ply;
+            if (te->bound == EXACT || (te->bound == LOWER && s >= beta) ||
+                (te->bound == UPPER && s <= alpha))
+                return s;
+        }
+    }
+
+    int n = ml->n;
+    int *score = e->order[ply];
+    for (int i = 0; i < n; i++) {
+        const KdMove *m = &ml->m[i];
+        int s;
+        if (has_tt_move && m->from == tt_from && m->to == tt_to && capfold(m->captured) == tt_cap)
+            s = 10000000;
+        else if (m->captured)
+            s = 1000000 + 1000 * m->ncaptured;
+        else if (m->promotes)
+            s = 900000;
+        else if (same_move(m, &e->killers[ply][0]))
+            s = 800000;
+        else if (same_move(m, &e->killers[ply][1]))
+            s = 700000;
+        else
+            s = e->history[m->from][m->to];
+        score[i] = s;
+    }
+    int new_depth = depth - 1;
+    if (n == 1 && ply < e->extension_ply) new_depth = depth;
+
+    int orig_alpha = alpha, best = -KD_INF, best_i = 0;
+    for (int i = 0; i < n; i++) {
+        /* selection: bring the best remaining move to i */
+        int bi = i;
+        for (int j = i + 1; j < n; j++)
+            if (score[j] > score[bi]) bi = j;
+        if (bi != i) {
+            KdMove tm = ml->m[i];
+            ml->m[i] = ml->m[bi];
+            ml->m[bi] = tm;
+            int ts = score[i];
+            score[i] = score[bi];
+            score[bi] = ts;
+        }
+        KdMove m = ml->m[i];
+        KdPos child;
+        kd_apply(pos, &m, &child);
+        uint64_t ch = child_hash(e, pos, h, &m);
+        int q = next_quiet(e, pos, &m, quiet);
+        int s;
+        if (i == 0) {
+            s = -negamax(e, &child, ch, new_depth, -beta, -alpha, ply + 1, q, threat_ext);
+        } else {
+            int reduction = 0;
+            if (depth >= 3 && i >= 3 && !m.captured && !m.promotes && score[i] < 700000 &&
+                !kd_has_capture(r, &child)) {
+                reduction = (i >= 8 && depth >= 5) ? 2 : 1;
+            }
+            s = -negamax(e, &child, ch, new_depth - reduction, -alpha - 1, -alpha, ply + 1, q,
+                         threat_ext);
+            if (reduction && s > alpha && !e->stop)
+                s = -negamax(e, &child, ch, new_depth, -alpha - 1, -alpha, ply + 1, q,
+                             threat_ext);
+            if (s > alpha && s < beta && !e->stop)
+                s = -negamax(e, &child, ch, new_depth, -beta, -alpha, ply + 1, q, threat_ext);
+        }
+        if (e->stop) return 0;
+        if (s > best) {
+            best = s;
+            best_i = i;
+            if (s > alpha) {
+                alpha = s;
+                if (alpha >= beta) {
+                    if (!m.captured) {
+                        if (!same_move(&m, &e->killers[ply][0])) {
+                            e->killers[ply][1] = e->killers[ply][0];
+                            e->killers[ply][0] = m;
+                        }
+                        int32_t *hv = &e->history[m.from][m.to];
+                        *hv += depth * depth;
+                        if (*hv > 600000) {
+                            for (int a = 0; a < r->nsq; a++)
+                                for (int b = 0; b < r->nsq; b++) e->history[a][b] /= 2;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    int bound = best <= orig_alpha ? UPPER : (best >= beta ? LOWER : EXACT);
+    int stored = best;
+    if (stored >= KD_MATE_BOUND) stored += ply;
+    else if (stored <= -KD_MATE_BOUND) stored -= ply;
+    if (te->key != h || te->gen != e->gen || depth >= te->depth) {
+        const KdMove *bm = &ml->m[best_i];
+        te->key = h;
+        te->score = stored;
+        te->depth = (int16_t)depth;
+        te->bound = (uint8_t)bound;
+        te->gen = e->gen;
+        te->from = bm->from;
+        te->to = bm->to;
+        te->capfold = capfold(bm->captured);
+        te->has_move = 1;
+    }
+    return best;
+}
+
+static uint64_t rng_next(uint64_t *s) { return splitmix(s); }
+
+static int static_order(const KdEngine *e, const KdMove *m) {
+    if (m->captured) return 1000000 + 1000 * m->ncaptured;
+    if (m->promotes) return 900000;
+    return e->history[m->from][m->to];
+}
+
+static int find_move(const KdMoveList *ml, uint8_t from, uint8_t to, uint32_t cap) {
+    for (int i = 0; i < ml->n; i++)
+        if (ml->m[i].from == from && ml->m[i].to == to && capfold(ml->m[i].captured) == cap)
+            return i;
+    return -1;
+}
+
+static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSearchResult *out) {
+    KdPos pos = *root;
+    uint64_t h = kd_hash(e, root);
+    uint64_t seen[64];
+    int nseen = 0;
+    KdMoveList *ml = &e->lists[0];
+    KdMove m = *first;
+    out->pv_len = 0;
+    while (out->pv_len < 32 && out->pv_len < KD_MAX_PLY) {
+        for (int i = 0; i < nseen; i++)
+            if (seen[i] == h) return;
+        seen[nseen++] = h;
+        kd_legal_moves(&e->r, &pos, ml);
+        int idx = find_move(ml, m.from, m.to, capfold(m.captured));
+        if (idx < 0) return;
+        m = ml->m[idx];
+        out->pv[out->pv_len++] = m;
+        KdPos child;
+        kd_apply(&pos, &m, &child);
+        h = child_hash(e, &pos, h, &m);
+        pos = child;
+        TTEntry *te = &e->tt[h & e->tt_mask];
+        if (te->key != h || !te->has_move) return;
+        m.from = te->from;
+        m.to = te->to;
+        kd_legal_moves(&e->r, &pos, ml);
+        idx = find_move(ml, te->from, te->to, te->capfold);
+        if (idx < 0) return;
+        m = ml->m[idx];
+    }
+}
+
+void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
+               KdSearchResult *out) {
+    double started = now();
+    memset(out, 0, sizeof(*out));
+    e->nodes = 0;
+    e->stop = 0;
+    e->armed = 0;
+    e->node_limit = params->node_limit;
+    e->deadline = params->time_limit > 0 ? started + params->time_limit : 0;
+    e->gen++;
+    memset(e->killers, 0, sizeof(e->killers));
+    e->fresh = params->fresh;
+    if (e->fresh) {
+        memset(e->history, 0, sizeof(e->history));
+    } else {
+        for (int a = 0; a < e->r.nsq; a++)
+            for (int b = 0; b < e->r.nsq; b++) e->history[a][b] /= 8;
+    }
+    int nh = params->n_history;
+    if (nh > KD_MAX_HISTORY) nh = KD_MAX_HISTORY;
+    if (nh < 0) nh = 0;
+    e->n_hist = nh;
+    memcpy(e->stack, params->history, sizeof(uint64_t) * (size_t)nh);
+
+    /* root moves live in their own buffer: the tree reuses lists[] */
+    KdMoveList *rl = &e->root_list;
+    rl->paths = NULL;
+    kd_legal_moves(&e->r, root, rl);
+    int n = rl->n;
+    if (n == 0) {
+        out->score = -KD_MATE;
+        return;
+    }
+    uint64_t rng = params->seed ^ 0xD1B54A32D192ED03ULL;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(rng_next(&rng) % (uint64_t)(i + 1));
+        KdMove t = rl->m[i];
+        rl->m[i] = rl->m[j];
+        rl->m[j] = t;
+    }
+    int noise[KD_MAX_MOVES], scores[KD_MAX_MOVES], keyv[KD_MAX_MOVES];
+    for (int i = 0; i < n; i++) keyv[i] = static_order(e, &rl->m[i]);
+    /* stable insertion sort, descending */
+    for (int i = 1; i < n; i++) {
+        KdMove m = rl->m[i];
+        int k = keyv[i], j = i - 1;
+        while (j >= 0 && keyv[j] < k) {
+            rl->m[j + 1] = rl->m[j];
+            keyv[j + 1] = keyv[j];
+            j--;
+        }
+        rl->m[j + 1] = m;
+        keyv[j + 1] = k;
+    }
+    for (int i = 0; i < n; i++)
+        noise[i] = params->noise > 0
+                       ? (int)(rng_next(&rng) % (uint64_t)(2 * params->noise + 1)) - params->noise
+                       : 0;
+    int max_depth = params->max_depth;
+    if (max_depth < 1) max_depth = 1;
+    if (max_depth > KD_MAX_PLY / 2) max_depth = KD_MAX_PLY / 2;
+    if (n == 1 && max_depth > 1) max_depth = 1;
+    uint64_t rh = kd_hash(e, root);
+    KdMove best_move = rl->m[0];
+    int best_score = 0, completed = 0, stopped = 0, prev = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        e->extension_ply = 2 * depth + 4;
+        int window = (depth >= 3 && !params->noise) ? 40 : 0;
+        int lo = window ? prev - window : -KD_INF, hi = window ? prev + window : KD_INF;
+        int iter_best = -KD_INF, iter_best_i = -1, partial_i = -1, partial_score = 0;
+        int best_total = -KD_INF;
+        for (;;) {
+            int alpha = lo;
+            iter_best = -KD_INF;
+            best_total = -KD_INF;
+            partial_i = -1;
+            for (int i = 0; i < n && !e->stop; i++) {
+                KdMove m = rl->m[i];
+                KdPos child;
+                kd_apply(root, &m, &child);
+                uint64_t ch = child_hash(e, root, rh, &m);
+                int q = next_quiet(e, root, &m, params->quiet_plies);
+                e->stack[e->n_hist] = rh;
+                int s;
+                if (params->noise) {
+                    s = -negamax(e, &child, ch, depth - 1, -KD_INF, KD_INF, 1, q, 1);
+                } else if (i == 0) {
+                    s = -negamax(e, &child, ch, depth - 1, -hi, -alpha, 1, q, 1);
+                } else {
+                    s = -negamax(e, &child, ch, depth - 1, -alpha - 1, -alpha, 1, q, 1);
+                    if (s > alpha && s < hi && !e->stop)
+                        s = -negamax(e, &child, ch, depth - 1, -hi, -alpha, 1, q, 1);
+                }
+                if (e->stop) break;
+                scores[i] = s;
+                int total = s + noise[i];
+                if (total > best_total) {
+                    best_total = total;
+                    partial_i = i;
+                    partial_score = s;
+                }
+                if (s > iter_best) {
+                    iter_best = s;
+                    iter_best_i = i;
+                }
+                if (s > alpha) alpha = s;
+                if (!params->noise && alpha >= hi) break;
+            }
+            if (e->stop) break;
+            if (window && (iter_best <= lo || iter_best >= hi)) {
+                lo = -KD_INF;
+                hi = KD_INF;
+                window = 0;
+                continue; /* fail low or high: search again with a full window */
+            }
+            break;
+        }
+        (void)iter_best_i;
+        if (e->stop) {
+            stopped = 1;
+            /* a move of the unfinished iteration that completed and beat the previous best
+               (which is searched first) is trustworthy */
+            if (partial_i >= 0) {
+                best_move = rl->m[partial_i];
+                best_score = partial_score;
+            }
+            break;
+        }
+        /* order root moves by this iteration's scores (+ noise), stable */
+        for (int i = 1; i < n; i++) {
+            KdMove m = rl->m[i];
+            int s = scores[i], nz = noise[i], j = i - 1;
+            while (j >= 0 && scores[j] + noise[j] < s + nz) {
+                rl->m[j + 1] = rl->m[j];
+                scores[j + 1] = scores[j];
+                noise[j + 1] = noise[j];
+                j--;
+            }
+            rl->m[j + 1] = m;
+            scores[j + 1] = s;
+            noise[j + 1] = nz;
+        }
+        best_move = rl->m[0];
+        best_score = scores[0];
+        prev = best_score;
+        completed = depth;
+        e->armed = 1;
+        /* store the root */
+        TTEntry *te = &e->tt[rh & e->tt_mask];
+        te->key = rh;
+        te->score = best_score;
+        te->depth = (int16_t)depth;
+        te->bound = EXACT;
+        te->gen = e->gen;
+        te->from = best_move.from;
+        te->to = best_move.to;
+        te->capfold = capfold(best_move.captured);
+        te->has_move = 1;
+        if (e->node_limit > 0 && e->nodes >= e->node_limit) {
+            stopped = depth < max_depth;
+            break;
+        }
+        if (e->deadline > 0) {
+            double t = now();
+            if (t >= e->deadline) {
+                stopped = depth < max_depth;
+                break;
+            }
+        }
+        if ((best_score >= KD_MATE_BOUND || best_score <= -KD_MATE_BOUND) && !params->noise)
+            break;
+    }
+    out->has_move = 1;
+    out->best = best_move;
+    out->score = best_score;
+    out->depth = completed;
+    out->nodes = e->nodes;
+    out->stopped = stopped;
+    collect_pv(e, root, &best_move, out);
+}
