@@ -273,9 +273,20 @@ class GameConsumer(_ProtocolConsumer):
         a seated player (opening the game never takes a seat)."""
         if self.player is None:
             raise GameError("not_a_player", "press Join on the game page to get a seat")
-        await db_call(services.game_join)(game_id=self.game_id, player=self.player)
-        _, result = await db_call(self._checked_state)()
-        await self._send_state(result)
+        player = self.player
+
+        def joined() -> tuple[int, dict[str, Any]] | None:
+            game = services.game_join(game_id=self.game_id, player=player)
+            member = services.presence_member(game=game, player=player,
+                                              socket_id=self.channel_name)
+            if member != self.member:  # this socket now counts at its seat, not as a spectator
+                if self.member:
+                    services.game_presence_close(game=game, member=self.member)
+                self.member = member
+                services.game_presence_open(game=game, member=member)
+            return self._state()
+
+        await self._send_state(await db_call(joined)())
 
     def _action(self, service: Callable[..., Any]) -> Handler:
         async def handler(data: dict[str, Any]) -> None:

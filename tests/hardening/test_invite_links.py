@@ -82,6 +82,8 @@ async def test_a_join_frame_takes_the_seat_over_the_websocket(hardened_daphne: A
     await invited_ws.send(json.dumps({"t": "join"}))
     state = (await next_frame(invited_ws, "state"))["d"]
     assert state["you"] == "white" and state["status"] == "active"
+    # the socket now counts at its seat: White is online, the anonymous one still watches
+    assert state["presence"]["white"] is True and state["presence"]["spectators"] == 1
     row = await database_sync_to_async(Game.objects.get)(pk=game.id)
     assert row.status == "active" and row.white_id == invited.pk
 
