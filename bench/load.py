@@ -177,7 +177,9 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
         wait_port(port, proc)
         urls.append(f"http://127.0.0.1:{port}")
     print(f"started Daphne {', '.join(urls)}; Redis {redis_url}; "
-          f"database {database_url.split(':')[0]}; DB_CONN_MAX_AGE={env['DB_CONN_MAX_AGE']}")
+          f"database {database_url.split(':')[0]}; DB_POOL={env.get('DB_POOL', 'true')} "
+          f"(DB_POOL_MAX_SIZE={env.get('DB_POOL_MAX_SIZE', '10')}), "
+          f"else DB_CONN_MAX_AGE={env['DB_CONN_MAX_AGE']}")
     return urls
 
 
