@@ -53,6 +53,8 @@ def test_game_page_offers_a_join_button_and_only_a_post_takes_the_seat(client: C
     config = json.loads(re.search(r'id="kondavo-game"[^>]*>(.*?)</script>', html, re.S).group(1))
     assert config["ws"] == f"/ws/game/{game.id}/"
     assert f'action="/games/{game.id}/join"' in html and 'id="btn-join"' in html
+    french = client.get(f"/game/{game.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Rejoindre la partie" in french
     game.refresh_from_db()
     assert game.status == "waiting" and game.white_id is None
     assert not Player.objects.exclude(pk=creator.pk).filter(kind=Player.Kind.GUEST).exists()

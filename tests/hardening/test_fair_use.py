@@ -129,6 +129,11 @@ def test_refusals_show_on_the_home_page() -> None:
     assert r.status_code == 303
     page = c.get("/").content.decode()
     assert "You already have 3 games against the computer going" in page
+    # in the visitor's language
+    c.post("/games/new/computer", {"ruleset": "international", "level": "1"},
+           HTTP_REFERER="http://testserver/", HTTP_ACCEPT_LANGUAGE="fr")
+    page = c.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Vous avez déjà 3 parties en cours contre l&#x27;ordinateur" in page
 
 
 # --------------------------------------------------------------------------- bot queues
