@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
 
+from bots.engine.ratings import nominal_rating
+from kondavo.games import selectors as game_selectors
 from kondavo.games.errors import GameError
 from kondavo.games.services import game_open_for_viewer
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
 from variants import default_registry, get_variant
 from variants.errors import UnknownVariant
 
+from . import analysis
 from .jsi18n import js_strings
 from .naming import ruleset_name
 from .rules_content import RULES, rules_text
@@ -55,9 +63,20 @@ def _time_controls() -> list[dict[str, str]]:
 
 
 def _variant_boards() -> dict[str, Any]:
-    """Board description and start FEN of each ruleset (for the preview boards)."""
+    """Board description and start FEN of each ruleset (for the preview boards), and the
+    computer's level names with their nominal rating in that ruleset where measured."""
     return {v.key: {"board": v.board.as_dict(), "fen": v.initial_fen,
-                    "name": ruleset_name(v)} for v in default_registry()}
+                    "name": ruleset_name(v), "levels": _level_names(v.key)}
+            for v in default_registry()}
+
+
+def _level_names(ruleset: str) -> dict[int, str]:
+    names = {}
+    for level in BOT_LEVELS:
+        rating = nominal_rating(ruleset, level)
+        names[level] = (_("Level %(n)s (rating %(rating)s)") % {"n": level, "rating": rating}
+                        if rating is not None else _("Level %(n)s") % {"n": level})
+    return names
 
 
 @ensure_csrf_cookie
@@ -100,6 +119,8 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
             "id": found.id,
             "ws": f"/ws/game/{found.id}/",
             "pdn": _url_args("games:pdn", found.id, ""),
+            "replay": reverse("game_replay", args=[found.id]),
+            "analysis": reverse("analysis"),
             "lobby": reverse("lobby"),
             "i18n": js_strings(),
         },
@@ -145,4 +166,169 @@ def rules(request: HttpRequest, key: str) -> HttpResponse:
         "capture_rule": variant.precedence.description,
         "preview": {"board": variant.board.as_dict(), "fen": variant.initial_fen,
                     "i18n": js_strings()},
+    })
+
+
+# --------------------------------------------------------------------------- replay, analysis
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Every ply of a game (positions and paths) for move navigation and the analysis board."""
+    game = game_selectors.game_get(game_id=game_id)
+    if game is None:
+        return _json_error("not_found", "no such game", 404)
+    record = game_selectors.game_record(game)
+    result = (game_selectors.result_score(game)
+              if game.status == game.Status.FINISHED else "*")
+    payload = analysis.replay_payload(get_variant(game.ruleset), record, result=result)
+    payload["game"] = {"id": game.id, "url": game_selectors.game_url(game.id),
+                       "white": game.white.name if game.white else None,
+                       "black": game.black.name if game.black else None,
+                       "status": game.status}
+    return JsonResponse(payload)
+
+
+@ensure_csrf_cookie
+def analysis_board(request: HttpRequest) -> HttpResponse:
+    """The analysis board: a finished game (``?game=``), a pasted or uploaded PDN, a FEN or a
+    position set up in the editor; the engine's evaluation and best line at every move."""
+    rulesets = _rulesets()
+    selected = request.GET.get("ruleset") or (rulesets[0]["key"] if rulesets else "")
+    if selected not in {r["key"] for r in rulesets}:
+        selected = rulesets[0]["key"] if rulesets else ""
+    return render(request, "frontend/analysis.html", {
+        "rulesets": rulesets,
+        "selected": selected,
+        "levels": BOT_LEVELS,
+        "default_level": DEFAULT_BOT_LEVEL,
+        "config": {
+            "replay": reverse("analysis_replay"),
+            "eval": reverse("analysis_eval"),
+            "gameReplay": reverse("game_replay", args=["GAME"]),
+            "game": (request.GET.get("game") or "")[:12],
+            "ruleset": selected,
+            "boards": _variant_boards(),
+            "newComputer": _url("games:new_computer", "/games/new/computer/"),
+            "newFriend": _url("games:new_friend", "/games/new/friend/"),
+            "i18n": js_strings(),
+        },
+    })
+
+
+def _json_error(code: str, message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+def _json_body(request: HttpRequest) -> dict[str, Any]:
+    limit = analysis.MAX_PDN_CHARS + 4096
+    if len(request.body) > limit:
+        raise analysis.AnalysisInputError(f"the request is too large (limit {limit} bytes)")
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"{}")
+        except ValueError:
+            raise analysis.AnalysisInputError("the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise analysis.AnalysisInputError("the body must be a JSON object")
+        return body
+    return request.POST.dict()
+
+
+def _client_key(request: HttpRequest) -> str:
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    return session_key or request.META.get("REMOTE_ADDR", "") or "anonymous"
+
+
+def _rate_limited(request: HttpRequest, bucket: str) -> bool:
+    """A fixed window per client in Django's cache: at most KONDAVO_ANALYSIS_RATE requests a
+    minute (a game review asks once per move)."""
+    from django.conf import settings
+
+    limit = int(getattr(settings, "KONDAVO_ANALYSIS_RATE", 120))
+    key = f"kondavo:rate:{bucket}:{_client_key(request)}:{int(time.time() // 60)}"
+    if cache.add(key, 1, timeout=70):
+        return limit < 1
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=70)
+        count = 1
+    return count > limit
+
+
+def _replay_of(body: dict[str, Any]) -> analysis.Replay:
+    ruleset = str(body.get("ruleset", ""))
+    if body.get("pdn"):
+        return analysis.replay_from_pdn(ruleset=ruleset, text=str(body["pdn"]))
+    if body.get("fen"):
+        return analysis.replay_from_fen(ruleset=ruleset, fen=str(body["fen"]))
+    raise analysis.AnalysisInputError("send a PDN (pdn) or a position (fen)")
+
+
+@require_POST
+def analysis_replay(request: HttpRequest) -> HttpResponse:
+    """POST ``ruleset`` + ``pdn`` (or ``fen``) -> every ply of the game, or a 400 saying why."""
+    if _rate_limited(request, "replay"):
+        return _json_error("rate_limited", "too many requests; wait a minute", 429)
+    try:
+        replay = _replay_of(_json_body(request))
+    except analysis.AnalysisInputError as exc:
+        return _json_error("bad_request", str(exc))
+    return JsonResponse(replay.as_dict())
+
+
+@require_POST
+def analysis_eval(request: HttpRequest) -> HttpResponse:
+    """POST ``ruleset`` + ``fen``, or ``ruleset`` + ``pdn`` + ``ply`` (optional ``depth``,
+    ``time``, both capped) -> the engine's evaluation and best line of that position."""
+    if _rate_limited(request, "eval"):
+        return _json_error("rate_limited", "too many requests; wait a minute", 429)
+    try:
+        body = _json_body(request)
+        replay = _replay_of(body)
+        ply = body.get("ply")
+        if body.get("pdn"):
+            try:
+                ply = len(replay.record.moves) if ply in (None, "") else int(ply)
+            except (TypeError, ValueError):
+                raise analysis.AnalysisInputError("ply must be a number") from None
+            target: Any = analysis.record_to_ply(replay, ply)
+        else:
+            target = replay.record.start
+        try:
+            depth = int(body["depth"]) if body.get("depth") not in (None, "") else None
+            seconds = float(body["time"]) if body.get("time") not in (None, "") else None
+        except (TypeError, ValueError):
+            raise analysis.AnalysisInputError("depth and time must be numbers") from None
+    except analysis.AnalysisInputError as exc:
+        return _json_error("bad_request", str(exc))
+    result = analysis.analysis_run(variant=replay.variant, target=target, depth=depth,
+                                   time_limit=seconds)
+    return JsonResponse(result)
+
+
+# --------------------------------------------------------------------------- watch
+
+def _live_games(ruleset: str | None) -> list[dict[str, Any]]:
+    games = game_selectors.games_live(ruleset=ruleset or None)
+    for g in games:
+        g["variant_name"] = ruleset_name(get_variant(g["ruleset"]))
+    return games
+
+
+def watch(request: HttpRequest) -> HttpResponse:
+    """Games being played now, the highest rated first, per ruleset (``?ruleset=``)."""
+    rulesets = _rulesets()
+    selected = request.GET.get("ruleset") or ""
+    if selected not in {r["key"] for r in rulesets}:
+        selected = ""
+    games = _live_games(selected)
+    if request.GET.get("format") == "json":
+        return JsonResponse({"games": games})
+    return render(request, "frontend/watch.html", {
+        "rulesets": rulesets,
+        "selected": selected,
+        "games": games,
+        "config": {"games": games, "boards": _variant_boards(), "i18n": js_strings(),
+                   "refresh": request.get_full_path()},
     })

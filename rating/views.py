@@ -88,6 +88,25 @@ def leaderboard_json(request: HttpRequest, ruleset: str) -> JsonResponse:
     )
 
 
+def _challenge_form(request: HttpRequest, player: Player) -> dict[str, Any] | None:
+    """What the profile's "challenge" form needs, or None when it makes no sense (a bot,
+    one's own profile): a friend game link the challenger sends, rated when both have an
+    account."""
+    me = getattr(request, "player", None)
+    if player.is_bot or me is None or me == player:
+        return None
+    from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
+    from variants import default_registry
+
+    return {
+        "rulesets": [{"key": v.key, "name": _ruleset_name(v.key)} for v in default_registry()],
+        "time_controls": [{"key": tc.key, "label": tc.label} for tc in TIME_CONTROLS],
+        "default_time_control": DEFAULT_TIME_CONTROL,
+        "can_rate": me.kind == Player.Kind.USER and player.kind == Player.Kind.USER,
+        "action": _reverse_first(("games:challenge",), player.name) or "",
+    }
+
+
 def _reverse_first(names: tuple[str, ...], game_id: Any) -> str | None:
     for name in names:
         try:
@@ -104,6 +123,8 @@ def _result_for(game: Any, side: str) -> str:
         return _("win") if game.winner == side else _("loss")
     if game.status == "aborted":
         return _("aborted")
+    if game.status == "waiting":
+        return _("waiting for an opponent")
     return _("in progress")
 
 
@@ -112,6 +133,7 @@ def _game_row(game: Any, player: Player) -> dict[str, Any]:
     opponent = game.black if as_white else game.white
     return {
         "result": _result_for(game, "white" if as_white else "black"),
+        "unfinished": game.status in ("waiting", "active"),
         "mode": _("rated") if game.rated else _("casual"),
         "game": game,
         "ruleset_name": _ruleset_name(getattr(game, "ruleset", "")),
@@ -146,5 +168,6 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         request,
         "rating/profile.html",
         {"player": player, "sections": sections, "games": games,
-         "is_me": getattr(request, "player", None) == player},
+         "is_me": getattr(request, "player", None) == player,
+         "challenge": _challenge_form(request, player)},
     )

@@ -132,3 +132,15 @@ def test_production_with_secret_key_loads_with_whitenoise() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_embedded_settings_have_debug_off_unless_switched_on() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "KONDAVO_DEBUG"}
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
+    off = subprocess.run([sys.executable, "-c", code], cwd=REPO_DIR, capture_output=True, text=True,
+                         env={**env, "DJANGO_SETTINGS_MODULE": "kondavo.settings.local"})
+    on = subprocess.run([sys.executable, "-c", code], cwd=REPO_DIR, capture_output=True, text=True,
+                        env={**env, "DJANGO_SETTINGS_MODULE": "kondavo.settings.local",
+                             "KONDAVO_DEBUG": "1"})
+    assert (off.returncode, off.stdout.strip()) == (0, "False"), off.stderr
+    assert (on.returncode, on.stdout.strip()) == (0, "True"), on.stderr

@@ -139,6 +139,7 @@ class Variant:
     full_capture_path: ClassVar[bool] = False  # notation lists every landing square
     draw_plies: ClassVar[int] = 100  # plies with no capture and no man advance
     repetitions: ClassVar[int] = 3
+    scoring: ClassVar[str] = "2-0"  # result notation: "2-0" or "1-0" (draw "1/2-1/2")
 
     def __init__(self) -> None:
         geometry = Geometry.build(self.rows, self.cols, self._square_coords(), self.vectors)
@@ -175,6 +176,14 @@ class Variant:
         return f"{FILES[file]}{rank + 1}"
 
     # --- description ----------------------------------------------------------------------
+    def result_text(self, winner: Color | None) -> str:
+        """The result from White's side in this ruleset's notation: "2-0"/"0-2"/"1-1" or
+        "1-0"/"0-1"/"1/2-1/2"."""
+        win, draw = ("1", "1/2-1/2") if self.scoring == "1-0" else ("2", "1-1")
+        if winner is None:
+            return draw
+        return f"{win}-0" if winner is Color.WHITE else f"0-{win}"
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"
 

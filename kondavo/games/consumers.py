@@ -66,6 +66,18 @@ class TokenBucket:
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def _closed_errors() -> tuple[type[BaseException], ...]:
+    """What Daphne raises when the application sends on a socket that has closed."""
+    try:
+        from autobahn.exception import Disconnected
+    except ImportError:  # another ASGI server
+        return ()
+    return (Disconnected,)
+
+
+_CLOSED_ERRORS = _closed_errors()
+
+
 def _presence_key(presence: dict[str, Any]) -> dict[str, Any]:
     """What a presence change is (the payload without the server's time)."""
     return {k: v for k, v in presence.items() if k != "now"}
@@ -99,6 +111,21 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         rate = float(getattr(settings, "KONDAVO_WS_RATE", 20))
         burst = float(getattr(settings, "KONDAVO_WS_BURST", 40))
         return TokenBucket(rate, burst)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool = False) -> None:
+        """As Channels' ``send``, but a frame for a socket the client has already closed is
+        dropped (an answer racing the client's close is not an error of this consumer)."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except _CLOSED_ERRORS:
+            pass
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        try:
+            await super().send_json(content, close=close)
+        except _CLOSED_ERRORS:
+            pass
 
     async def send_frame(self, t: str, d: dict[str, Any], v: int | None = None) -> None:
         await self.send_json({"v": self.version if v is None else v, "t": t, "d": d})
@@ -156,6 +183,7 @@ class GameConsumer(_ProtocolConsumer):
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
             "claim_draw": self._action(services.game_claim_draw),
+            "takeback": self._action(services.game_takeback),
             "join": self.do_join,
             "resync": self.do_resync,
             "flag": self.do_flag,
@@ -374,7 +402,8 @@ class LobbyConsumer(_ProtocolConsumer):
         def create() -> Any:
             creation_limit(player_id=player.pk, ip=str(client[0]))  # 429-style rate limit
             return services.seek_create(player=player, ruleset=variant, time_control=tc,
-                                        rated=bool(data.get("rated")))
+                                        rated=bool(data.get("rated")),
+                                        color=str(data.get("color") or "random"))
 
         seek = await database_sync_to_async(create)()
         self.my_seeks.add(seek.pk)

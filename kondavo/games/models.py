@@ -156,6 +156,8 @@ class Seek(models.Model):
     ruleset = models.CharField(max_length=32)
     time_control = models.CharField(max_length=16)
     rated = models.BooleanField(default=False)
+    # The colour the seek's author plays: "white", "black" or "random".
+    color = models.CharField(max_length=6, default="random")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created = models.DateTimeField(auto_now_add=True)
     game = models.OneToOneField(

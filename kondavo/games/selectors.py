@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
+from bots.engine.ratings import nominal_rating
 from kondavo.accounts.models import Player
 from kondavo.games import clock
 from kondavo.games import presence as presence_store
@@ -130,6 +131,12 @@ def player_rating(player: Player, ruleset: str) -> int | None:
 def player_payload(player: Player | None, ruleset: str) -> dict[str, Any] | None:
     if player is None:
         return None
+    if player.kind == Player.Kind.BOT:
+        # A bot has no Elo of its own: its level's nominal rating, measured per ruleset
+        # (None when not measured: pages then show the level alone).
+        level = int(player.bot_level or 0)
+        return {"name": player.name, "kind": player.kind, "level": level,
+                "rating": nominal_rating(ruleset, level)}
     return {"name": player.name, "kind": player.kind, "rating": player_rating(player, ruleset)}
 
 
@@ -143,8 +150,18 @@ def players_payload(game: Game) -> dict[str, Any]:
 def result_payload(game: Game) -> dict[str, Any] | None:
     if game.status != Game.Status.FINISHED:
         return None
-    score = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
-    return {"winner": game.winner, "reason": game.reason, "score": score}
+    return {"winner": game.winner, "reason": game.reason, "score": result_score(game)}
+
+
+def result_score(game: Game) -> str:
+    """The result from White's side in the ruleset's notation ("2-0", "1-0", "1/2-1/2"...)."""
+    winner = {"white": Color.WHITE, "black": Color.BLACK}.get(game.winner or "")
+    return get_variant(game.ruleset).result_text(winner)
+
+
+def takeback_allowed(*, rated: bool, opponent_kind: str | None) -> bool:
+    """A player may take moves back only in a casual game against the computer."""
+    return not rated and opponent_kind == Player.Kind.BOT
 
 
 def claim_seconds() -> float:
@@ -198,6 +215,15 @@ def game_presence_view(game_id: str, now: datetime | None = None) -> PresenceVie
         return None
 
 
+def _viewer_may_take_back(game: Game, viewer: Player | None) -> bool:
+    side = game.side_of(viewer)
+    if side is None:
+        return False
+    opponent = game.black if side == "white" else game.white
+    return takeback_allowed(rated=game.rated,
+                            opponent_kind=opponent.kind if opponent is not None else None)
+
+
 def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None,
                record: GameRecord | None = None,
                presence: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -240,12 +266,42 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
                     if game.rematch_id else
                     ({"offered_by": game.rematch_offer} if game.rematch_offer else None)),
         "rated": game.rated,
+        "takeback_allowed": _viewer_may_take_back(game, viewer),
         "time_control": game.time_control,
         "presence": presence,
         "claim_victory_after_ms": int(claim_seconds() * 1000),
         "heartbeat_ms": int(presence_store.heartbeat_seconds() * 1000),
         "url": game_url(game.id),
     }
+
+
+# --------------------------------------------------------------------------- watch
+
+def games_live(*, ruleset: str | None = None, limit: int = 30,
+               scan: int = 300) -> list[dict[str, Any]]:
+    """Games being played now (both seats taken), the highest rated first: a game's rating is
+    its stronger player's (a bot's nominal rating; guests count as unrated), ties newest
+    first. ``scan`` bounds how many of the most recently started games are considered."""
+    qs = Game.objects.select_related("white", "black").filter(status=Game.Status.ACTIVE)
+    if ruleset:
+        qs = qs.filter(ruleset=ruleset)
+    out = []
+    for game in qs.order_by("-started", "-created")[:scan]:
+        players = players_payload(game)
+        ratings = [p["rating"] for p in players.values() if p and p.get("rating")]
+        variant = get_variant(game.ruleset)
+        out.append({
+            "id": game.id, "url": game_url(game.id), "ruleset": variant.key,
+            "variant_name": variant.name, "players": players, "rated": game.rated,
+            "time_control": game.time_control, "ply": game.ply, "fen": game.fen,
+            "rating": max(ratings) if ratings else None,
+        })
+    out.sort(key=lambda g: -(g["rating"] or 0))  # stable: newest first among equals
+    out = out[:limit]
+    for entry in out:  # one presence read per listed game
+        view = game_presence_view(entry["id"])
+        entry["spectators"] = view.spectators if view is not None else 0
+    return out
 
 
 # --------------------------------------------------------------------------- lobby
@@ -267,7 +323,9 @@ def seeks_open(*, limit: int = 200) -> list[dict[str, Any]]:
             "variant_name": variant.name,
             "time_control": seek.time_control,
             "rated": seek.rated,
+            "color": seek.color,
             "player": seek.player.name,
+            "rating": player_rating(seek.player, seek.ruleset),
             "player_id": seek.player_id,
         })
     return out
@@ -292,9 +350,7 @@ def lobby_version() -> int:
 
 def game_pdn(game: Game) -> str:
     """The game as PDN (``variants.pdn.write_pdn``)."""
-    result = {"white": "2-0", "black": "0-2"}.get(game.winner or "", "1-1")
-    if game.status != Game.Status.FINISHED:
-        result = "*"
+    result = result_score(game) if game.status == Game.Status.FINISHED else "*"
     tags = {
         "Event": "Kondavo game",
         "Site": "Kondavo",

@@ -11,6 +11,7 @@ urlpatterns: list[URLPattern] = [
     path("new/computer", views.new_computer, name="new_computer"),
     path("new/friend", views.new_friend, name="new_friend"),
     path("seek", views.seek, name="seek"),
+    path("challenge/<str:name>", views.challenge, name="challenge"),
     path("<gameid:game_id>/join", views.join, name="join"),
     path("<gameid:game_id>/state.json", views.state, name="state"),
     path("<gameid:game_id>/pdn", views.pdn, name="pdn"),

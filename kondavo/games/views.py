@@ -99,7 +99,8 @@ def new_computer(request: HttpRequest) -> HttpResponse:
         game = services.game_create_vs_computer(
             player=player, ruleset=str(p.get("ruleset", "")), level=level,
             color=str(p.get("color", "random")),
-            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)))
+            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
+            start_fen=str(p.get("start_fen") or "") or None)
     except GameError as exc:
         return _refused(request, exc)
     return _to_game(request, game)
@@ -113,6 +114,22 @@ def new_friend(request: HttpRequest) -> HttpResponse:
         _creation_limit(request, player)
         game = services.game_create_friend(
             player=player, ruleset=str(p.get("ruleset", "")),
+            color=str(p.get("color", "random")),
+            time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
+            rated=_checked(p, "rated"), start_fen=str(p.get("start_fen") or "") or None)
+    except GameError as exc:
+        return _error(exc)
+    return _to_game(request, game)
+
+
+@require_POST
+def challenge(request: HttpRequest, name: str) -> HttpResponse:
+    try:
+        p = _params(request)
+        player = _player(request)
+        _creation_limit(request, player)
+        game = services.game_challenge(
+            player=player, opponent_name=name, ruleset=str(p.get("ruleset", "")),
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"))

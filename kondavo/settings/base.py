@@ -520,6 +520,13 @@ KONDAVO_CLAIM_VICTORY_SECONDS = env_seconds("KONDAVO_CLAIM_VICTORY_SECONDS", 60.
 # many seconds has the game aborted, unrated (the computer is never hurried).
 KONDAVO_FIRST_MOVE_SECONDS = env_seconds("KONDAVO_FIRST_MOVE_SECONDS", 30.0)
 
+# Analysis board (frontend/analysis.py): per position at most this deep and this long (the
+# code caps them at 14 plies and 1 s whatever is set), and this many requests a minute per
+# visitor (a game review asks once per move).
+KONDAVO_ANALYSIS_MAX_DEPTH = env_int("KONDAVO_ANALYSIS_MAX_DEPTH", 14)
+KONDAVO_ANALYSIS_MAX_SECONDS = env_seconds("KONDAVO_ANALYSIS_MAX_SECONDS", 1.0)
+KONDAVO_ANALYSIS_RATE = env_int("KONDAVO_ANALYSIS_RATE", 120)
+
 # --------------------------------------------------------------------------- rating
 
 # Leaderboard thresholds per ruleset key, with "default" as the fallback for every key (and

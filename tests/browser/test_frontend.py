@@ -198,10 +198,13 @@ def test_lobby_shows_a_seek_from_another_visitor(daphne_server: str, new_page: A
     other.wait_for_selector("#seeks td.empty-state")
     seeker.select_option("#seek-ruleset", "brazilian")
     seeker.select_option("#seek-tc", "3+2")
+    seeker.select_option("#seek-color", "black")
     seeker.click("#seek-form button[type=submit]")
     row = other.locator("#seeks tr[data-seek]")
     row.wait_for()
     assert "Brazilian" in row.inner_text() and "3+2" in row.inner_text()
+    assert "Casual" in row.inner_text()
+    assert row.locator("td[data-color]").inner_text() == "Black"
     seeker.locator("#seeks tr.mine").wait_for()
     other.screenshot(path=str(artifacts_dir / "lobby.png"), full_page=True)
     row.locator("button").click()
@@ -209,6 +212,7 @@ def test_lobby_shows_a_seek_from_another_visitor(daphne_server: str, new_page: A
         page.wait_for_url(re.compile(r"/game/\w+/$"))
         page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
         assert game_state(page)["variant"] == "brazilian"
+    assert game_state(seeker)["you"] == "black" and game_state(other)["you"] == "white"
 
 
 @pytest.mark.parametrize(("lang", "heading", "word"), [

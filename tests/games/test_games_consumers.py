@@ -123,7 +123,7 @@ async def test_connect_move_broadcast_and_errors(seated: Any) -> None:
     assert (await receive(cw, "draw_offer"))["d"] == {"by": "black"}
     assert (await receive(cb, "draw_offer"))["d"] == {"by": "black"}
     await cw.send_json_to({"t": "draw_decline"})
-    assert (await receive(cb, "draw_offer"))["d"] == {"by": None}
+    assert (await receive(cb, "draw_offer"))["d"] == {"by": None, "declined_by": "white"}
     await cw.send_json_to({"t": "resign"})
     for c in (cw, cb, cs):
         end = await skip_to(c, "end")
@@ -286,9 +286,14 @@ async def test_bot_game_in_process(guest_factory: Any, settings: Any,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The embedded mode: the bot's move runs off the event loop and reaches the socket."""
     import bots.seam
+    from kondavo.games.events import bind_loop
 
     settings.KONDAVO_BOT_INPROCESS = True
     settings.KONDAVO_BOT_MOVE_TIME = 0.05
+    # As a view under the ASGI app would: the serving loop is bound, so the bot's move
+    # (computed in a worker thread) is published on it. The compiled engine answers at
+    # once, so an unbound publish would race the socket's wait on the in-memory layer.
+    bind_loop()
     monkeypatch.setattr(bots.seam, "request_bot_move", recorded_side_effects["real_bot"][0])
     human = await database_sync_to_async(guest_factory)()
     game = await database_sync_to_async(game_create_vs_computer)(

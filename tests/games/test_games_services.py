@@ -675,3 +675,14 @@ def test_move_as_a_variants_move_and_as_a_path(pair: Any) -> None:
     assert err.value.code == "bad_request"
     game = game_play_move(game_id=game.id, player=pair[1], ply=1, path=["19", "23"])
     assert game.moves == ["32-28", "19-23"]
+
+
+@pytest.mark.parametrize(("ruleset", "winner", "score"), [
+    ("international", "white", "2-0"), ("brazilian", None, "1-1"), ("spanish", "black", "0-2"),
+    ("english", "white", "1-0"), ("english", None, "1/2-1/2"), ("turkish", "black", "0-1"),
+])
+def test_result_score_in_the_rulesets_notation(ruleset: str, winner: str | None,
+                                               score: str) -> None:
+    game = Game(ruleset=ruleset, winner=winner, status=Game.Status.FINISHED, reason="resign")
+    assert selectors.result_payload(game) == {"winner": winner, "reason": "resign",
+                                              "score": score}

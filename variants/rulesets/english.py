@@ -12,6 +12,7 @@ class English(DiagonalVariant):
     aliases = ("checkers", "american")
     pdn_gametype = "21,B,8,8,N1,0"
     initial_fen = "B:W21-32:B1-12"
+    scoring = "1-0"
     first_to_move = Color.BLACK
     side_names = ("White", "Black")
     # Men move and capture forward only; kings step one square and jump short.

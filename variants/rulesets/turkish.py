@@ -15,6 +15,7 @@ class Turkish(OrthogonalVariant):
     pdn_gametype = "30,W,8,8,A0,0"
     initial_fen = ("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
                    ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7")
+    scoring = "1-0"
     man_move_vectors = _FORWARD_AND_SIDEWAYS
     man_capture_vectors = _FORWARD_AND_SIDEWAYS
     flying_kings = True

@@ -30,6 +30,8 @@ export const DEFAULTS = Object.freeze({
   animation: 220,       // ms per move (0 = off); honours prefers-reduced-motion
   onMove: null,         // (move) => void, called with the chosen legal entry
   onSelect: null,       // (progress: [labels]) => void, called as the user steps
+  onReject: null,       // ({square, piece, selected}) => void: a click that plays nothing
+                        // (a piece that cannot move, or a square no selected move reaches)
   i18n: {},             // words for assistive text: "white-man".."black-king", empty, board
 });
 
@@ -194,6 +196,7 @@ export class Board {
     const origins = this._origins();
     if (!s.progress.length) {
       if (origins.has(label)) s.progress = [label];
+      else if (s.pieces.has(label)) this._reject(label, null);
       this._render();
       return;
     }
@@ -206,6 +209,7 @@ export class Board {
     const through = candidates.filter((m) => m.path.indexOf(label, s.progress.length) >= 0);
     if (through.length === 0) {
       // Not a landing square: select another piece, or drop the selection.
+      if (!origins.has(label)) this._reject(label, s.progress[0]);
       s.progress = origins.has(label) && label !== s.progress[0] ? [label] : [];
       s.goal = null;
       this._render();
@@ -233,6 +237,24 @@ export class Board {
       if (done.length === 1) { this._play(done[0]); return; }
     }
     this._render();
+  }
+
+  /** A click that plays nothing: flash the square and tell the page why it might be. */
+  _reject(label, selected) {
+    const s = this.state;
+    const sq = this._squares.get(label);
+    if (sq) {
+      sq.el.classList.remove("kb-reject");
+      void sq.el.offsetWidth;  // restart the animation
+      sq.el.classList.add("kb-reject");
+      clearTimeout(this._rejectTimer);
+      this._rejectTimer = setTimeout(() => {
+        for (const el of this.el.querySelectorAll(".kb-reject")) el.classList.remove("kb-reject");
+      }, 600);
+    }
+    if (typeof s.onReject === "function") {
+      s.onReject({ square: label, piece: s.pieces.get(label) || null, selected });
+    }
   }
 
   _play(move) {
@@ -552,11 +574,14 @@ export class Board {
   _onKeyDown(ev) {
     const s = this.state;
     if (!s.board) return;
+    const dirs = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    // Arrow keys walk the squares only for a keyboard user (the board was tabbed into); after
+    // a click or a tap they are left to the page (e.g. stepping through the moves).
+    if (ev.key in dirs && !this._keyboard) return;
     if (!this._keyboard) {
       this._keyboard = true;
       this.el.classList.add("kb-keyboard");
     }
-    const dirs = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     if (ev.key in dirs) {
       ev.preventDefault();
       const [dr, dc] = dirs[ev.key];

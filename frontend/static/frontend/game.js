@@ -3,6 +3,10 @@
 // The server is the authority: this script keeps the last `state` it was sent, applies the
 // versioned events (move, end, draw_offer, players, rematch) to it, and re-renders. A gap in
 // the event versions triggers a resync; a lost connection reconnects with backoff.
+//
+// Move navigation: the positions of every ply come from the game's replay.json (fetched with
+// each full state, extended by each `move` event). `client.view` is null on the live board,
+// else the ply shown; arrow keys, the buttons under the board and the move list step through.
 import { Board } from "./board.js";
 
 const cfg = JSON.parse(document.getElementById("kondavo-game").textContent);
@@ -20,6 +24,11 @@ const els = {
   share: $("share"), shareUrl: $("share-url"), shareCopy: $("share-copy"), toast: $("toast"),
   controls: $("controls"), flip: $("btn-flip"), sound: $("btn-sound"), moves: $("moves"),
   top: $("player-top"), bottom: $("player-bottom"), meta: $("game-meta"),
+  offer: $("offer"), offerText: $("offer-text"), offerActions: $("offer-actions"),
+  notice: $("notice"), noticeText: $("notice-text"), noticeActions: $("notice-actions"),
+  overlay: $("overlay"), overlayTitle: $("overlay-title"), overlayScore: $("overlay-score"),
+  overlayReason: $("overlay-reason"), overlayActions: $("overlay-actions"),
+  overlayClose: $("overlay-close"), reviewNote: $("review-note"), spectators: $("spectators"),
 };
 
 // ------------------------------------------------------------------ client state
@@ -35,6 +44,12 @@ const client = {
   pending: false,      // a move was sent and not yet answered
   flagSentAt: -Infinity, // performance.now() of the last `flag` frame sent
   closing: false,
+  plies: null,         // [{fen, notation, path, captured}] for ply 0..n (replay.json)
+  view: null,          // null: the live board; else the ply shown while stepping through
+  overlayShownFor: null, // the game status the end-of-game overlay was last opened for
+  withdrawing: false,  // this page withdrew its own draw offer (so `by: null` is no decline)
+  serverOffset: 0,     // server epoch ms minus this page's Date.now() (from presence.now)
+  oppLeftAt: null,     // performance.now() from when the opponent's absence may be claimed
 };
 
 const board = new Board(els.board, {
@@ -44,7 +59,28 @@ const board = new Board(els.board, {
     if (progress.length > 1) showStatus(t("chooseCapture"));
     else if (client.game) renderStatus();
   },
+  onReject: (info) => explainReject(info),
 });
+
+/** Say why a click on the board played nothing. */
+function explainReject({ piece, selected }) {
+  const g = client.game;
+  if (!g || client.view !== null) return;
+  if (!g.you) { showToast(t("spectatorNoMoves")); return; }
+  if (g.status === "waiting") { showToast(t("waitingNoMoves")); return; }
+  if (g.status !== "active") { showToast(t("errors").game_over || ""); return; }
+  if (!myTurn()) { showToast(t("errors").not_your_turn || ""); return; }
+  if (client.pending) return;
+  const legal = g.legal || [];
+  const forced = legal.length > 0 && legal.every((m) => m.captured && m.captured.length);
+  if (selected) {
+    showToast(forced ? t("mustCapture") : t("notALandingSquare"));
+  } else if (piece && !piece.startsWith(g.you)) {
+    showToast(t("notYourPiece"));
+  } else if (piece) {
+    showToast(forced ? t("mustCapture") : t("pieceCannotMove"));
+  }
+}
 
 // ------------------------------------------------------------------ socket
 function wsUrl() {
@@ -106,7 +142,7 @@ document.addEventListener("visibilitychange", () => {
 });
 
 // ------------------------------------------------------------------ frames
-const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch"]);
+const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch", "takeback"]);
 
 function handle(frame) {
   const { t: type, d: data = {}, v } = frame;
@@ -115,6 +151,13 @@ function handle(frame) {
     client.game = data;
     client.clocksAt = performance.now();
     client.pending = false;
+    if (!client.plies || client.plies.length !== (data.moves || []).length + 1 ||
+        client.plies[client.plies.length - 1].fen !== data.fen) {
+      client.plies = null;
+      loadReplay();
+    }
+    noteServerTime(data.presence);
+    noteOpponentPresence(data.presence);
     render({ fresh: true });
     return;
   }
@@ -126,7 +169,12 @@ function handle(frame) {
     return;
   }
   if (type === "presence") {
-    if (client.game) { client.game.presence = data; renderPlayers(); renderControls(); }
+    if (client.game) {
+      noteServerTime(data);
+      noteOpponentPresence(data);
+      client.game.presence = data;
+      renderPlayers(); renderControls(); renderNotice(); renderSpectators();
+    }
     return;
   }
   if (!EVENTS.has(type) || !client.game) return;
@@ -144,7 +192,12 @@ function handle(frame) {
       g.legal = data.legal || [];
       g.moves = [...(g.moves || []), data.notation];
       g.last_move = { path: data.path, captured: data.captured };
+      if (client.plies && client.plies.length === data.ply) {
+        client.plies.push({ fen: data.fen, notation: data.notation, path: data.path,
+                            captured: data.captured });
+      }
       if ("clocks" in data) { g.clocks = data.clocks; client.clocksAt = performance.now(); }
+      if ("abort_at" in data) g.abort_at = data.abort_at;
       client.pending = false;
       // My own move sounded when it was sent; the opponent's (or any, watching) sounds now.
       if (!g.you || g.you === data.turn) playSound(data.captured && data.captured.length ? "capture" : "move");
@@ -153,19 +206,37 @@ function handle(frame) {
     case "end":
       g.status = data.status;
       g.result = data.result;
+      g.abort = data.abort || null;
+      g.abort_at = null;
       g.legal = [];
       g.draw_offer = null;
       if (g.clocks) { freezeClocks(); g.clocks.running = null; }
       playSound("end");
       break;
-    case "draw_offer":
+    case "draw_offer": {
+      const was = g.draw_offer;
       g.draw_offer = data.by;
+      const declined = data.declined_by ? data.declined_by !== g.you
+        : !client.withdrawing;  // an older server: whatever we did not withdraw was declined
+      if (g.you && was === g.you && data.by === null && declined) {
+        // Our offer went away and we did not withdraw it: the opponent declined (by a
+        // button or by moving on).
+        showToast(t("drawDeclined"), "info");
+      }
+      client.withdrawing = false;
       break;
+    }
     case "players":
       g.players = data.players;
+      if ("abort_at" in data) g.abort_at = data.abort_at;
+      if (data.clocks) { g.clocks = data.clocks; client.clocksAt = performance.now(); }
       if (g.status !== data.status) send("resync");  // the game starts: fetch legal moves, clocks
       g.status = data.status;
       break;
+    case "takeback":
+      client.view = null;
+      send("resync");  // the position, legal moves and clocks come with the new state
+      return;
     case "rematch":
       if (data.url) {
         g.rematch = data;
@@ -183,7 +254,10 @@ function handle(frame) {
 function onError(data) {
   const code = data.code || "generic";
   const errors = I18N.errors || {};
-  showToast(errors[code] || data.message || errors.generic || "");
+  // The server's own words when they carry more than the stable code (e.g. "in 12 s").
+  const text = code === "not_allowed" && data.message ? `${errors[code] || ""} (${data.message})`
+    : (errors[code] || data.message || errors.generic || "");
+  showToast(text);
   if (["stale_ply", "illegal_move", "ambiguous_move", "not_your_turn", "game_over"].includes(code)) {
     client.pending = false;
     send("resync");  // put the board back as the server has it
@@ -282,6 +356,38 @@ function myTurn() {
 function render({ fresh = false } = {}) {
   const g = client.game;
   if (!g) return;
+  if (client.view !== null && client.plies && client.view >= client.plies.length - 1) {
+    client.view = null;  // stepped to the last move: that is the live board
+  }
+  renderBoard(fresh);
+  els.meta.textContent = [g.time_control === "untimed" ? t("untimed") : g.time_control,
+                          g.rated ? t("rated") : t("casual")].join(" · ");
+  renderPlayers();
+  renderStatus();
+  renderBanner();
+  renderOffer();
+  renderNotice();
+  renderResult();
+  renderOverlay();
+  renderShare();
+  renderControls();
+  renderMoves();
+  renderNav();
+  renderSpectators();
+  tickClocks();
+}
+
+function renderBoard(fresh = false) {
+  const g = client.game;
+  if (client.view !== null && client.plies) {
+    const p = client.plies[client.view];
+    board.set({ board: g.board, fen: p.fen, legal: [], movable: null,
+                lastMove: p.path ? { path: p.path, captured: p.captured || [] } : null,
+                orientation: orientation() });
+    els.board.classList.add("reviewing");
+    return;
+  }
+  els.board.classList.remove("reviewing");
   const movable = myTurn() && !client.pending ? g.you : null;
   board.set({
     board: g.board,
@@ -292,16 +398,6 @@ function render({ fresh = false } = {}) {
     orientation: orientation(),
     ...(fresh ? { capturedPieces: [] } : {}),
   });
-  els.meta.textContent = [g.time_control === "untimed" ? t("untimed") : g.time_control,
-                          g.rated ? t("rated") : t("casual")].join(" · ");
-  renderPlayers();
-  renderStatus();
-  renderBanner();
-  renderResult();
-  renderShare();
-  renderControls();
-  renderMoves();
-  tickClocks();
 }
 
 function playerRow(el, side) {
@@ -317,7 +413,7 @@ function playerRow(el, side) {
   const online = g.presence ? !!g.presence[side] : true;
   const bot = p && p.kind === "bot";
   presence.className = `presence${online || bot ? " on" : ""}`;
-  presence.setAttribute("aria-hidden", "true");
+  presence.title = online || bot ? t("online") : t("offline");
   const name = document.createElement(p && !bot && p.kind !== "guest" ? "a" : "span");
   name.className = "name";
   if (p) {
@@ -328,22 +424,24 @@ function playerRow(el, side) {
   }
   const meta = document.createElement("span");
   meta.className = "meta";
-  const bits = [sideName(side)];
+  const bits = [];
   if (p && p.rating) bits.push(String(p.rating));
-  if (bot) bits.push(t("bot"));
+  if (bot && !p.rating && p.level) bits.push(t("level", { n: p.level }));
   if (g.you === side) bits.push(t("you"));
   meta.textContent = bits.join(" · ");
   who.append(sw, presence, name, meta);
   el.append(who);
   if (g.clocks) {
     const clock = document.createElement("span");
-    clock.className = `clock${g.clocks.running === side ? " running" : ""}`;
+    const running = g.clocks.running === side && g.status === "active";
+    clock.className = `clock${running ? " running" : ""}`;
     clock.dataset.side = side;
     clock.setAttribute("role", "timer");
     clock.setAttribute("aria-label", sideName(side));
     el.append(clock);
   }
   el.dataset.side = side;
+  el.classList.toggle("to-move", g.status === "active" && g.turn === side);
 }
 
 function renderPlayers() {
@@ -359,20 +457,22 @@ function renderStatus() {
   const g = client.game;
   if (g.status === "waiting") showStatus(g.you ? t("waiting") : t("toMove", { side: sideName(g.turn) }));
   else if (g.status === "active") {
-    if (!g.you) showStatus(`${t("spectator")} ${t("toMove", { side: sideName(g.turn) })}`);
-    else showStatus(myTurn() ? t("yourTurn") : t("theirTurn"));
+    if (!g.you) showStatus(t("spectatorToMove", { side: sideName(g.turn) }));
+    else {
+      const left = firstMoveLeft();
+      if (left !== null) {
+        showStatus(myTurn() ? t("firstMoveYou", { s: left })
+          : t("firstMoveThem", { side: sideName(g.turn), s: left }));
+      } else showStatus(myTurn() ? t("yourTurn") : t("theirTurn"));
+    }
   } else if (g.status === "aborted") showStatus(t("aborted"));
-  else showStatus(g.you ? "" : t("spectator"));
-  if (g.status === "active" && g.draw_offer) {
-    const offer = g.draw_offer === g.you ? t("youOfferedDraw") : t("drawOfferedBy", { side: sideName(g.draw_offer) });
-    showStatus(`${els.status.textContent} ${offer}`.trim());
-  }
+  else showStatus(resultHeadline());
 }
 
 function renderBanner() {
   const g = client.game;
   const legal = g.legal || [];
-  const forced = g.status === "active" && myTurn() && legal.length > 0 &&
+  const forced = client.view === null && g.status === "active" && myTurn() && legal.length > 0 &&
     legal.every((m) => m.captured && m.captured.length > 0);
   els.banner.hidden = !forced;
   if (forced) {
@@ -381,25 +481,198 @@ function renderBanner() {
   }
 }
 
-function renderResult() {
+function smallButton(label, type, cls = "") {
+  const b = button(label, type, { cls });
+  b.classList.add("small-button");
+  return b;
+}
+
+/** The draw offer, in its own line with its own buttons (never glued to the status). */
+function renderOffer() {
+  const g = client.game;
+  const offer = g.status === "active" ? g.draw_offer : null;
+  els.offer.hidden = !offer;
+  els.offerActions.replaceChildren();
+  if (!offer) return;
+  if (g.you && offer === g.you) {
+    els.offerText.textContent = t("youOfferedDraw");
+    const w = smallButton(t("withdraw"), "draw_decline");
+    w.addEventListener("click", () => { client.withdrawing = true; }, { capture: true });
+    els.offerActions.append(w);
+  } else if (g.you) {
+    els.offerText.textContent = t("drawOfferedBy", { side: sideName(offer) });
+    els.offerActions.append(smallButton(t("accept"), "draw_accept", "primary"),
+                            smallButton(t("decline"), "draw_decline"));
+  } else {
+    els.offerText.textContent = t("drawOfferedBy", { side: sideName(offer) });
+  }
+}
+
+// ------------------------------------------------------------------ first moves
+function noteServerTime(presence) {
+  if (presence && typeof presence.now === "number") client.serverOffset = presence.now - Date.now();
+}
+
+/** Whole seconds left for the first move of the side to move (null: no deadline). */
+function firstMoveLeft() {
+  const g = client.game;
+  if (!g || g.status !== "active" || typeof g.abort_at !== "number") return null;
+  return Math.max(0, Math.ceil((g.abort_at - (Date.now() + client.serverOffset)) / 1000));
+}
+let lastFirstMoveLeft = null;
+setInterval(() => {
+  const left = firstMoveLeft();
+  if (left !== lastFirstMoveLeft) {
+    lastFirstMoveLeft = left;
+    if (client.game && !(board.state.progress || []).length) renderStatus();
+  }
+  // Past the deadline, ask the server to check it (it aborts the game, or sends the state).
+  if (left === 0) checkFirstMoveDeadline();
+}, 250);
+let deadlineAskedAt = -Infinity;
+function checkFirstMoveDeadline() {
+  const now = performance.now();
+  if (now - deadlineAskedAt < 2000) return;
+  deadlineAskedAt = now;
+  send("flag");
+}
+
+// ------------------------------------------------------------------ opponent left
+// The server says from when the opponent's absence may be claimed (presence.claim_at, epoch
+// ms, with its own `now`): the page counts down on its own monotonic clock from there.
+function noteOpponentPresence(presence) {
+  const g = client.game;
+  if (!presence || !g || !g.you) return;
+  const opp = other(g.you);
+  const claimAt = presence.claim_at ? presence.claim_at[opp] : null;
+  if (presence[opp] || claimAt === null || claimAt === undefined) {
+    client.oppLeftAt = null;  // here (or nothing to claim): no countdown
+  } else {
+    const serverNow = typeof presence.now === "number" ? presence.now : Date.now();
+    client.oppLeftAt = performance.now() + (claimAt - serverNow);  // when claiming opens
+  }
+}
+
+/** Milliseconds until the player may claim the game (null: nothing to claim). */
+function claimWaitMs() {
+  const g = client.game;
+  if (!g || !g.you || g.status !== "active" || client.oppLeftAt === null) return null;
+  return Math.max(0, client.oppLeftAt - performance.now());
+}
+
+function renderNotice() {
+  const wait = claimWaitMs();
+  els.notice.hidden = wait === null;
+  if (wait === null) { els.noticeActions.replaceChildren(); return; }
+  if (wait > 0) {
+    els.noticeText.textContent = t("opponentLeftCountdown", { s: Math.ceil(wait / 1000) });
+    if (els.noticeActions.childElementCount) els.noticeActions.replaceChildren();
+  } else {
+    els.noticeText.textContent = t("opponentLeftClaim");
+    if (!els.noticeActions.childElementCount) {
+      els.noticeActions.append(smallButton(t("claimVictory"), "claim_victory", "primary"),
+                               smallButton(t("callDraw"), "claim_draw"));
+    }
+  }
+}
+setInterval(() => { if (client.game && !els.notice.hidden) renderNotice(); }, 250);
+
+function renderSpectators() {
+  const g = client.game;
+  const n = g && g.presence && typeof g.presence.spectators === "number" ? g.presence.spectators : 0;
+  els.spectators.hidden = n <= 0;
+  els.spectators.textContent = n > 0 ? t("spectators", { n }) : "";
+}
+
+// ------------------------------------------------------------------ result
+function resultHeadline() {
   const g = client.game;
   const r = g.result;
-  els.result.hidden = !(g.status === "finished" || g.status === "aborted");
-  els.result.replaceChildren();
-  if (els.result.hidden) return;
-  const head = document.createElement("span");
-  if (g.status === "aborted") head.textContent = t("aborted");
-  else if (!r || !r.winner) head.textContent = t("draw");
-  else if (g.you) head.textContent = r.winner === g.you ? t("youWin") : t("youLose");
-  else head.textContent = t("wins", { side: sideName(r.winner) });
-  els.result.append(head);
-  if (r) {
-    const reason = document.createElement("span");
-    reason.className = "reason";
-    const words = (I18N.reasons || {})[r.reason] || r.reason || "";
-    reason.textContent = [r.score, words].filter(Boolean).join(" · ");
-    els.result.append(reason);
+  if (g.status === "aborted") return t("aborted");
+  if (!r || !r.winner) return t("draw");
+  if (g.you) return r.winner === g.you ? t("youWin") : t("youLose");
+  return t("wins", { side: sideName(r.winner) });
+}
+
+function resultReason() {
+  const g = client.game;
+  if (g.status === "aborted") {
+    const a = g.abort;
+    if (a && a.reason === "no_first_move" && a.side) return t("abortedNoFirstMove", { side: sideName(a.side) });
+    return a && a.reason === "by_player" ? "" : t("abortedUnrated");
   }
+  return g.result ? reasonWords(g.result.reason) : "";
+}
+
+function reasonWords(reason) {
+  return (I18N.reasons || {})[reason] || reason || "";
+}
+
+function renderResult() {
+  const g = client.game;
+  const over = g.status === "finished" || g.status === "aborted";
+  els.result.hidden = !over;
+  els.result.replaceChildren();
+  if (!over) return;
+  const head = document.createElement("span");
+  head.textContent = resultHeadline();
+  els.result.append(head);
+  const reason = document.createElement("span");
+  reason.className = "reason";
+  reason.textContent = [g.result && g.result.score, resultReason()].filter(Boolean).join(" · ");
+  els.result.append(reason);
+}
+
+function renderOverlay() {
+  const g = client.game;
+  const over = g.status === "finished" || g.status === "aborted";
+  if (!over) { els.overlay.hidden = true; client.overlayShownFor = null; return; }
+  if (client.overlayShownFor === null) {
+    client.overlayShownFor = g.status;  // opened once per ending; the × closes it
+    els.overlay.hidden = false;
+  }
+  els.overlayScore.textContent = (g.result && g.result.score) || "";
+  els.overlayScore.hidden = !(g.result && g.result.score);
+  els.overlayTitle.textContent = resultHeadline();
+  els.overlayReason.textContent = resultReason();
+  els.overlayActions.replaceChildren(...endActions());
+}
+
+els.overlayClose.addEventListener("click", () => {
+  els.overlay.hidden = true;
+  renderControls();  // the end-of-game actions move under the board
+  const first = els.controls.querySelector("button, a");
+  if (first) first.focus();
+});
+
+/** Rematch, new game, analysis: the same buttons on the overlay and under the board. */
+function endActions() {
+  const g = client.game;
+  const out = [];
+  if (g.you && g.status === "finished") {
+    const rm = g.rematch;
+    if (rm && rm.url) out.push(link(t("toRematch"), rm.url, "primary"));
+    else if (rm && rm.offered_by === g.you) out.push(button(t("youOfferedRematch"), "rematch", { disabled: true }));
+    else {
+      const label = rm && rm.offered_by ? t("acceptRematch") : t("rematch");
+      out.push(button(label, "rematch", { cls: "primary" }));
+    }
+  }
+  out.push(link(t("newGame"), "/", out.length ? "" : "primary"));
+  if (cfg.analysis && (g.moves || []).length) out.push(link(t("analyse"), analysisUrl()));
+  return out;
+}
+
+function analysisUrl() {
+  return `${cfg.analysis}?game=${encodeURIComponent(cfg.id)}`;
+}
+
+function link(label, href, cls = "") {
+  const a = document.createElement("a");
+  a.className = `button ${cls}`.trim();
+  a.href = href;
+  a.textContent = label;
+  return a;
 }
 
 function renderShare() {
@@ -438,41 +711,18 @@ function renderControls() {
   c.replaceChildren();
   c.hidden = !g.you;  // spectators get no game controls
   if (!g.you) return;
-  const opp = other(g.you);
   if (g.status === "waiting") {
     c.append(button(t("abort"), "abort"));
   } else if (g.status === "active") {
     if (g.ply < 2) c.append(button(t("abort"), "abort"));
-    if (g.draw_offer && g.draw_offer !== g.you) {
-      c.append(button(t("accept"), "draw_accept", { cls: "primary" }), button(t("decline"), "draw_decline"));
-    } else {
+    // Abort until both sides moved; from then on (against the computer) take back.
+    if (g.takeback_allowed && g.ply >= 2) c.append(button(t("takeback"), "takeback"));
+    if (!(g.draw_offer && g.draw_offer !== g.you)) {
       c.append(button(t("offerDraw"), "draw_offer", { disabled: g.draw_offer === g.you }));
     }
     c.append(button(t("resign"), "resign", { cls: "danger", confirmText: t("confirmResign") }));
-    const oppPlayer = g.players && g.players[opp];
-    if (g.presence && !g.presence[opp] && oppPlayer && oppPlayer.kind !== "bot") {
-      c.append(button(t("claimVictory"), "claim_victory"));
-    }
-  } else {
-    const rm = g.rematch;
-    if (rm && rm.url) {
-      const a = document.createElement("a");
-      a.className = "button primary";
-      a.href = rm.url;
-      a.textContent = t("toRematch");
-      c.append(a);
-    } else if (rm && rm.offered_by === g.you) {
-      c.append(button(t("youOfferedRematch"), "rematch", { disabled: true }));
-    } else {
-      const label = rm && rm.offered_by ? `${t("rematch")} ✓` : t("rematch");
-      c.append(button(label, "rematch", { cls: "primary" }));
-      if (rm && rm.offered_by) showStatus(t("rematchOffered", { side: sideName(rm.offered_by) }));
-    }
-    const a = document.createElement("a");
-    a.className = "button";
-    a.href = "/";
-    a.textContent = t("newGame");
-    c.append(a);
+  } else if (els.overlay.hidden) {
+    c.append(...endActions());  // while the overlay is open, its own buttons are the ones
   }
   if (focused) {
     const again = c.querySelector(`[data-action="${focused}"]`);
@@ -480,6 +730,7 @@ function renderControls() {
   }
 }
 
+// ------------------------------------------------------------------ moves and navigation
 function renderMoves() {
   const g = client.game;
   const moves = g.moves || [];
@@ -502,33 +753,128 @@ function renderMoves() {
   let number = 1;
   const rows = [];
   if (!firstIsBoardFirst) {  // a set-up position where the "second" side starts
-    rows.push([null, moves[0]]);
+    rows.push([-1, 0]);  // -1: the first side's move before the position ("…")
     i = 1;
   }
-  for (; i < moves.length; i += 2) rows.push([moves[i], moves[i + 1]]);
+  for (; i < moves.length; i += 2) rows.push([i, i + 1 < moves.length ? i + 1 : null]);
+  const shown = client.view === null ? moves.length : client.view;
   for (const [a, b] of rows) {
     const li = document.createElement("li");
     const no = document.createElement("span");
     no.className = "no";
     no.textContent = `${number++}.`;
-    const sa = document.createElement("span");
-    sa.textContent = a === null ? "…" : a;
-    const sb = document.createElement("span");
-    sb.textContent = b || "";
-    li.append(no, sa, sb);
+    li.append(no, moveCell(a, moves, shown), moveCell(b, moves, shown));
     ol.append(li);
   }
-  const spans = ol.querySelectorAll("li span:not(.no)");
-  const lastIndex = (firstIsBoardFirst ? 0 : 1) + moves.length - 1;
-  if (spans[lastIndex]) spans[lastIndex].classList.add("current");
-  ol.scrollTop = ol.scrollHeight;
+  const current = ol.querySelector(".current");
+  if (current && client.view !== null) scrollWithin(ol, current);
+  else if (client.view === null) ol.scrollTop = ol.scrollHeight;
+}
+
+function moveCell(index, moves, shown) {
+  if (index === null || index < 0) {
+    const span = document.createElement("span");
+    span.textContent = index === null ? "" : "…";
+    return span;
+  }
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "move";
+  b.textContent = moves[index];
+  b.dataset.ply = String(index + 1);
+  if (index + 1 === shown) { b.classList.add("current"); b.setAttribute("aria-current", "step"); }
+  b.addEventListener("click", () => goTo(index + 1));
+  return b;
+}
+
+function lastPly() {
+  const g = client.game;
+  return g ? (g.moves || []).length : 0;
+}
+
+function shownPly() {
+  return client.view === null ? lastPly() : client.view;
+}
+
+/** Show ply `n` (0 = the start); the last ply is the live board. */
+function goTo(n) {
+  const g = client.game;
+  if (!g) return;
+  const target = Math.max(0, Math.min(lastPly(), n));
+  if (target === lastPly()) {
+    if (client.view === null) return;
+    client.view = null;
+  } else {
+    if (!client.plies || client.plies.length !== lastPly() + 1) { loadReplay(target); return; }
+    client.view = target;
+  }
+  render();
+}
+
+function step(kind) {
+  if (kind === "first") goTo(0);
+  else if (kind === "prev") goTo(shownPly() - 1);
+  else if (kind === "next") goTo(shownPly() + 1);
+  else goTo(lastPly());
+}
+
+function renderNav() {
+  const at = shownPly();
+  const last = lastPly();
+  $("nav-first").disabled = at === 0;
+  $("nav-prev").disabled = at === 0;
+  $("nav-next").disabled = at >= last;
+  $("nav-last").disabled = client.view === null;
+  const reviewing = client.view !== null;
+  els.reviewNote.hidden = !reviewing;
+  if (reviewing) {
+    const g = client.game;
+    els.reviewNote.textContent = g.status === "active" ? t("reviewingLive", { n: at, total: last })
+      : t("reviewing", { n: at, total: last });
+  }
+}
+
+for (const b of document.querySelectorAll("[data-nav]")) {
+  b.addEventListener("click", () => step(b.dataset.nav));
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const target = ev.target;
+  if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+  const keys = { ArrowLeft: "prev", ArrowRight: "next", ArrowUp: "first", ArrowDown: "last",
+                 Home: "first", End: "last" };
+  const kind = keys[ev.key];
+  if (!kind || !client.game) return;
+  ev.preventDefault();
+  step(kind);
+});
+
+let replayLoading = null;
+/** Fetch every ply's position (replay.json); then show ply `thenShow` if given. */
+function loadReplay(thenShow = null) {
+  if (!cfg.replay) return;
+  if (replayLoading) { if (thenShow !== null) replayLoading.then(() => goTo(thenShow)); return; }
+  replayLoading = fetch(cfg.replay, { headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((data) => {
+      if (data && Array.isArray(data.plies) && client.game &&
+          data.plies.length === lastPly() + 1) client.plies = data.plies;
+    })
+    .catch(() => {})
+    .finally(() => {
+      replayLoading = null;
+      if (thenShow !== null && client.plies) goTo(thenShow);
+    });
 }
 
 let toastTimer = null;
-function showToast(text) {
+function showToast(text, kind = "error") {
   els.toast.textContent = text;
+  els.toast.dataset.kind = kind;
+  els.toast.classList.toggle("shown", !!text);
   clearTimeout(toastTimer);
-  if (text) toastTimer = setTimeout(() => { els.toast.textContent = ""; }, 5000);
+  if (text) toastTimer = setTimeout(() => { els.toast.textContent = ""; els.toast.classList.remove("shown"); }, 3500);
 }
 
 // ------------------------------------------------------------------ page controls
@@ -552,6 +898,7 @@ renderSoundButton();
 // For tests and debugging: the current state, read-only.
 Object.defineProperty(window, "kondavoGame", {
   get: () => ({ state: client.game, version: client.version, board: board.state,
+                view: client.view, plies: client.plies,
                 connected: !!client.ws && client.ws.readyState === WebSocket.OPEN }),
 });
 
@@ -563,3 +910,11 @@ function heartbeat() {
   setTimeout(heartbeat, (client.game && client.game.heartbeat_ms) || 5000);
 }
 setTimeout(heartbeat, 5000);
+
+/** Scroll `list` (not the page) so that `item` is visible. */
+function scrollWithin(list, item) {
+  const lr = list.getBoundingClientRect();
+  const ir = item.getBoundingClientRect();
+  if (ir.top < lr.top) list.scrollTop -= lr.top - ir.top;
+  else if (ir.bottom > lr.bottom) list.scrollTop += ir.bottom - lr.bottom;
+}

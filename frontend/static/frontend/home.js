@@ -22,7 +22,20 @@ function show() {
   if (rulesLink) rulesLink.href = `/rules/${encodeURIComponent(key)}/`;
 }
 
-form.addEventListener("change", (ev) => { if (ev.target.name === "ruleset") show(); });
+/** The level menu names each level with its nominal rating in the chosen ruleset. */
+function levelNames() {
+  const data = boards[selected()];
+  const select = document.getElementById("level");
+  if (!data || !data.levels || !select) return;
+  for (const option of select.options) {
+    if (data.levels[option.value]) option.textContent = data.levels[option.value];
+  }
+}
+
+form.addEventListener("change", (ev) => {
+  if (ev.target.name === "ruleset") { show(); levelNames(); }
+});
+levelNames();
 let submitting = false;  // one game per click, even on a double click
 form.addEventListener("submit", (ev) => {
   if (submitting) { ev.preventDefault(); return; }

@@ -32,7 +32,9 @@ function connect() {
     let frame;
     try { frame = JSON.parse(ev.data); } catch (_) { return; }
     if (frame.t === "seeks") { seeks = frame.d.seeks || []; render(); }
-    else if (frame.t === "game" && frame.d && frame.d.url) {
+    else if (frame.t === "challenge" && frame.d && frame.d.url) {
+      showChallenge(frame.d);
+    } else if (frame.t === "game" && frame.d && frame.d.url) {
       statusEl.textContent = t("gameStarting");
       location.href = frame.d.url;
     } else if (frame.t === "error") {
@@ -70,6 +72,21 @@ async function becomeGuest() {
 
 function act(type, data) { pending = { type, data }; send(type, data); }
 
+/** Someone challenged this player from their profile: a notice with the game's link. */
+function showChallenge(d) {
+  const box = document.getElementById("challenge-notice");
+  box.replaceChildren();
+  const text = document.createElement("span");
+  text.textContent = t("challengedBy").replace("{name}", d.from)
+    .replace("{ruleset}", RULESET_NAMES[d.variant] || d.variant);
+  const a = document.createElement("a");
+  a.className = "button primary";
+  a.href = d.url;
+  a.textContent = t("openGame");
+  box.append(text, a);
+  box.hidden = false;
+}
+
 function send(type, data) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: type, d: data }));
 }
@@ -79,7 +96,7 @@ function render() {
   if (!seeks.length) {
     const tr = document.createElement("tr");
     const td = document.createElement("td");
-    td.colSpan = 4;
+    td.colSpan = 7;
     td.className = "empty-state";
     td.textContent = t("noSeeks");
     tr.append(td);
@@ -89,13 +106,20 @@ function render() {
     const tr = document.createElement("tr");
     tr.dataset.seek = s.id;
     if (s.mine) tr.className = "mine";
-    const cells = [s.mine ? `${s.player} (${t("you")})` : s.player, RULESET_NAMES[s.variant] || s.variant_name,
-                   s.time_control === "untimed" ? t("untimed") : s.time_control];
-    for (const text of cells) {
+    // The author's colour; a visitor accepting it gets the other one.
+    const colour = { white: t("White"), black: t("Black"), random: t("randomColour") }[s.color || "random"];
+    const cells = [s.mine ? `${s.player} (${t("you")})` : s.player,
+                   s.rating ? String(s.rating) : "–",
+                   RULESET_NAMES[s.variant] || s.variant_name,
+                   s.time_control === "untimed" ? t("untimed") : s.time_control,
+                   s.rated ? t("rated") : t("casual"), colour];
+    cells.forEach((text, i) => {
       const td = document.createElement("td");
       td.textContent = text;
+      if (i === 4) td.className = s.rated ? "mode rated" : "mode";
+      if (i === 5) td.dataset.color = s.color || "random";
       tr.append(td);
-    }
+    });
     const td = document.createElement("td");
     const b = document.createElement("button");
     b.type = "button";
@@ -119,7 +143,7 @@ form.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const data = new FormData(form);
   act("seek", { variant: data.get("variant"), time_control: data.get("time_control"),
-                rated: data.get("rated") === "on" });
+                rated: data.get("rated") === "on", color: data.get("color") || "random" });
 });
 
 statusEl.textContent = t("connecting");

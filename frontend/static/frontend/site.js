@@ -5,3 +5,22 @@ for (const select of document.querySelectorAll("select[data-autosubmit]")) {
   const go = select.form.querySelector(".lang-go");
   if (go) go.classList.add("visually-hidden");
 }
+
+// The collapsed navigation menu on small screens (the menu is plain links without JS).
+document.documentElement.classList.add("js");
+const toggle = document.getElementById("menu-toggle");
+const menu = document.getElementById("site-menu");
+if (toggle && menu) {
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    menu.classList.toggle("open", open);
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && menu.classList.contains("open")) {
+      toggle.setAttribute("aria-expanded", "false");
+      menu.classList.remove("open");
+      toggle.focus();
+    }
+  });
+}

@@ -9,6 +9,8 @@ One module per job:
 - ``creation``: new games and their seats (``game_create``, ``game_join``, ...);
 - ``moves``: ``game_play_move``;
 - ``actions``: resign, draws, abort, claim victory, rematch;
+- ``takeback``: taking a move back in a casual game against the computer;
+- ``challenge``: a game against a named player, from their profile;
 - ``presence``: players' open sockets;
 - ``lobby``: seeks.
 
@@ -33,6 +35,7 @@ from kondavo.games.services.actions import (
     game_rematch,
     game_resign,
 )
+from kondavo.games.services.challenge import game_challenge
 from kondavo.games.services.clocks import game_flag_if_expired
 from kondavo.games.services.creation import (
     game_create,
@@ -49,12 +52,13 @@ from kondavo.games.services.presence import (
     game_presence_open,
     presence_member,
 )
+from kondavo.games.services.takeback import game_takeback
 
 __all__ = [
-    "GameError", "game_abort", "game_accept_draw", "game_claim_draw", "game_claim_victory",
-    "game_create", "game_create_friend", "game_create_vs_computer", "game_decline_draw",
-    "game_flag_if_expired", "game_join", "game_offer_draw", "game_open_for_viewer",
-    "game_play_move", "game_presence_close", "game_presence_heartbeat", "game_presence_open",
-    "game_rematch", "game_resign", "presence_member", "seek_accept", "seek_cancel",
-    "seek_cancel_all", "seek_create",
+    "GameError", "game_abort", "game_accept_draw", "game_challenge", "game_claim_draw",
+    "game_claim_victory", "game_create", "game_create_friend", "game_create_vs_computer",
+    "game_decline_draw", "game_flag_if_expired", "game_join", "game_offer_draw",
+    "game_open_for_viewer", "game_play_move", "game_presence_close", "game_presence_heartbeat",
+    "game_presence_open", "game_rematch", "game_resign", "game_takeback", "presence_member",
+    "seek_accept", "seek_cancel", "seek_cancel_all", "seek_create",
 ]

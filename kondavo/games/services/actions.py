@@ -76,10 +76,12 @@ def game_decline_draw(*, game_id: str, player: Player, now: datetime | None = No
     """Decline the opponent's offer, or withdraw one's own."""
     def body(write: GameWrite, side: str) -> None:
         require_active(write.game)
-        if write.game.draw_offer is None:
+        offer = write.game.draw_offer
+        if offer is None:
             raise GameError("not_allowed", "there is no draw offer")
         write.game.draw_offer = None
-        write.add("draw_offer", {"by": None})
+        # declined_by: the side that said no (absent when the offerer withdrew).
+        write.add("draw_offer", {"by": None, **({"declined_by": side} if offer != side else {})})
 
     return _action(game_id, player, now, body)
 

@@ -149,7 +149,10 @@ def game_create_friend(*, player: Player, ruleset: str, time_control: str = "unt
                        color: str = "random", rated: bool = False,
                        start_fen: str | None = None, now: datetime | None = None) -> Game:
     """A game with an open seat, for the creator to share: the invited person takes the
-    seat with ``game_join`` (the page's Join button), never by merely opening the link."""
+    seat with ``game_join`` (the page's Join button), never by merely opening the link.
+    Rated only between accounts: a guest's request for a rated game makes a casual one, and
+    a rated game's seat is for an account only (``game_join``)."""
+    rated = bool(rated) and player.kind == Player.Kind.USER and not start_fen
     return game_create(creator=player, ruleset=ruleset, time_control=time_control,
                        color=color, rated=rated, start_fen=start_fen, now=now)
 
@@ -165,6 +168,8 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
         raise GameError("not_allowed", "this game already has two players")
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
+    if game.rated and player.kind != Player.Kind.USER:
+        raise GameError("not_allowed", "log in to play this rated game")
     side = "white" if game.white_id is None else "black"
     setattr(game, side, player)
     write.kinds[side] = player.kind

@@ -38,10 +38,16 @@ def _publish_lobby(version: int) -> None:
     events.publish_lobby(version, seeks_open())
 
 
+SEEK_COLORS = ("white", "black", "random")
+
+
 @transaction.atomic
 def seek_create(*, player: Player, ruleset: str, time_control: str,
-                rated: bool = False) -> Seek:
+                rated: bool = False, color: str = "random") -> Seek:
     variant = variant_of(ruleset)
+    color = str(color or "random").lower()
+    if color not in SEEK_COLORS:
+        raise GameError("bad_request", "color must be white, black or random")
     try:
         tc = get_time_control(time_control)
     except ValueError as exc:
@@ -52,7 +58,8 @@ def seek_create(*, player: Player, ruleset: str, time_control: str,
     Player.objects.select_for_update().filter(pk=player.pk).first()  # one seek_create at a time
     mine = Seek.objects.filter(player=player, status=Seek.Status.OPEN,
                                created__gte=seek_expiry_cutoff())
-    same = mine.filter(ruleset=variant.key, time_control=tc.key, rated=rated).first()
+    same = mine.filter(ruleset=variant.key, time_control=tc.key, rated=rated,
+                       color=color).first()
     if same is not None:
         return same
     cap = int(settings.KONDAVO_MAX_SEEKS)
@@ -60,7 +67,7 @@ def seek_create(*, player: Player, ruleset: str, time_control: str,
         raise GameError("limit_reached", _(
             "You already have %(n)d open seeks: cancel one first.") % {"n": cap})
     seek = Seek.objects.create(player=player, ruleset=variant.key, time_control=tc.key,
-                               rated=rated)
+                               rated=rated, color=color)
     version = _lobby_bump()
     transaction.on_commit(partial(_publish_lobby, version))
     return seek
@@ -107,7 +114,7 @@ def seek_cancel_all(*, player: Player) -> int:
 
 @transaction.atomic
 def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) -> Game:
-    """Start a game between the seek's author and ``player`` (colours at random)."""
+    """Start a game between the seek's author (playing the seek's colour) and ``player``."""
     now = clock.resolve(now)
     seek = _lock_seek(seek_id)
     if seek.status != Seek.Status.OPEN or seek.created < seek_expiry_cutoff(now):
@@ -117,7 +124,7 @@ def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) ->
     if player.is_bot:
         raise GameError("not_allowed", "bots do not accept seeks")
     game = game_create(creator=seek.player, ruleset=seek.ruleset,
-                       time_control=seek.time_control, color="random", opponent=player,
+                       time_control=seek.time_control, color=seek.color, opponent=player,
                        rated=seek.rated, now=now)
     seek.status = Seek.Status.ACCEPTED
     seek.game = game

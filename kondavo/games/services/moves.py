@@ -159,7 +159,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
         write.save(new_turn=True, clock_changed=True)
     else:
         if declined:
-            write.add("draw_offer", {"by": None})
+            write.add("draw_offer", {"by": None, "declined_by": side})
         write.save(fields=MOVE_FIELDS, new_turn=True, clock_changed=True)
     return game, None
 
