@@ -153,6 +153,9 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
     # game creation (KONDAVO_GUEST_RATE, KONDAVO_CREATE_RATE_IP) would stop the bench.
     env.setdefault("KONDAVO_GUEST_RATE", "")
     env.setdefault("KONDAVO_CREATE_RATE_IP", "")
+    # Every game is created, and every socket connected, before any game starts: a first
+    # move may come much later than a player would make it (30 s by default).
+    env.setdefault("KONDAVO_FIRST_MOVE_SECONDS", "900")
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                    cwd=REPO, env=env, check=True)
     urls = []
