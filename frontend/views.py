@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -20,6 +19,7 @@ from kondavo.games import selectors as game_selectors
 from kondavo.games.errors import GameError
 from kondavo.games.services import game_open_for_viewer
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
+from kondavo.limits import ClientInputError, Limits, decode_json_body
 from variants import default_registry, get_variant
 from variants.errors import UnknownVariant
 
@@ -224,13 +224,11 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > limit:
         raise analysis.AnalysisInputError(f"the request is too large (limit {limit} bytes)")
     if request.content_type == "application/json":
-        try:
-            body = json.loads(request.body or b"{}")
-        except ValueError:
-            raise analysis.AnalysisInputError("the body is not JSON") from None
-        if not isinstance(body, dict):
-            raise analysis.AnalysisInputError("the body must be a JSON object")
-        return body
+        try:  # depth, numbers and sizes checked before parsing (kondavo.limits)
+            return decode_json_body(request.body, Limits(max_bytes=limit,
+                                                          max_string=analysis.MAX_PDN_CHARS))
+        except ClientInputError as exc:
+            raise analysis.AnalysisInputError(exc.message) from None
     return request.POST.dict()
 
 

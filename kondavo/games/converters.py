@@ -1,6 +1,6 @@
-"""The ``gameid`` path converter: a game id as the site makes them (lower-case letters and
-digits, at most 12). Anything else in that place of a URL is a 404 before any view or query
-(as on the websocket route in routing.py)."""
+"""The ``gameid`` path converter: letters and digits, at most 12 (the site's ids are 8
+lower-case ones; upper case is let through for URL templates such as ``GAME``). Anything
+else in that place of a URL is a 404 before any view or query."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.urls.converters import get_converters
 
 
 class GameIdConverter:
-    regex = "[a-z0-9]{1,12}"
+    regex = "[A-Za-z0-9]{1,12}"
 
     def to_python(self, value: str) -> str:
         return value

@@ -435,7 +435,8 @@ KONDAVO_MAX_SEEKS = env_int("KONDAVO_MAX_SEEKS", 3)
 KONDAVO_SEEK_TTL_SECONDS = env_int("KONDAVO_SEEK_TTL_SECONDS", 600)
 
 # Request bodies (forms and JSON): far above anything the site sends.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024)
+# (The analysis board takes a PDN of up to 64,000 characters.)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 
 # --------------------------------------------------------------------------- security headers

@@ -154,12 +154,15 @@ def test_hostile_http_requests_get_4xx(hardened_daphne: Any) -> None:
                                            "Accept": "application/json"})
     everywhere = (NESTED_4K.encode(), b'{"ruleset": "\\u0000"}', b"[]", b"\xff",
                   b'{"ruleset": "' + b"x" * 40_000 + b'"}', b'{"ruleset": 1e999}')
-    everywhere += (b"{" + b" " * 70_000 + b"}",)  # over DATA_UPLOAD_MAX_MEMORY_SIZE
+    everywhere += (b"{" + b" " * 300_000 + b"}",)  # over DATA_UPLOAD_MAX_MEMORY_SIZE
     cases = [(url, body) for url in ("/games/new/computer", "/games/new/friend", "/games/seek")
              for body in everywhere]
     cases += [("/games/new/computer", body) for body in (
         b'{"ruleset": "english", "level": 1e999}', b'{"ruleset": "english", "level": [[1]]}',
         b'{"ruleset": "english", "level": 123456789012345678901234567890}')]
+    cases += [(url, body) for url in ("/analysis/replay", "/analysis/eval")
+              for body in (NESTED_4K.encode(), b'{"ruleset": "english", "depth": 1e999}',
+                           b'{"ruleset": "\\u0000"}', b"[]")]
     for url, body in cases:
         if True:
             status, answer = http("POST", base + url, body=body, headers=json_headers)
