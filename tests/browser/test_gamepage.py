@@ -312,6 +312,7 @@ def test_analysis_board_reports_bad_pdn_and_reviews_a_finished_game(
                                     start_fen="W:W30,40:B25,14")
     page.goto(f"{daphne_server}/game/{game.id}/")
     page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    join_game(page)
     play_path(page, wait_my_turn(page)["legal"][0]["path"])  # White's first move
     page.wait_for_function("window.kondavoGame.state.ply === 1")
     page.once("dialog", lambda d: d.accept())
