@@ -8,7 +8,7 @@ PORT ?= 8000
 # The embedded default: no external services at all.
 EMBEDDED_ENV := env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_SETTINGS_MODULE=kondavo.settings.local
 
-.PHONY: run test lint system-deps venv clean bench-peers
+.PHONY: run test lint system-deps venv clean bench-peers test-peers
 
 $(BIN)/python:
 	@if ! $(PYTHON) -m venv $(VENV) 2>/dev/null; then \
@@ -60,8 +60,18 @@ system-deps:
 	  fi; \
 	fi
 
-test: $(VENV)/.installed-test system-deps
+test: $(VENV)/.installed-test system-deps test-peers
 	@bash tests/run_with_services.sh
+
+# Test-only peer: pydraughts, an independent implementation the Russian and Italian plugins'
+# tests compare with. Its package is named `draughts` (like py-draughts'), so it lives in a
+# directory of its own. Without network the install fails and those tests are skipped.
+PYDRAUGHTS_DIR := $(VENV)/test-peers/pydraughts
+test-peers: $(PYDRAUGHTS_DIR)/.installed
+$(PYDRAUGHTS_DIR)/.installed: | $(BIN)/python
+	@$(BIN)/pip install -q --disable-pip-version-check --target $(PYDRAUGHTS_DIR) pydraughts==0.6.7 >/dev/null 2>&1 \
+	  && touch $@ \
+	  || echo "warning: pydraughts could not be installed; its cross-checks will be skipped" >&2
 
 # Benchmark-only peers: each in its own directory (they share the package name `draughts`).
 bench-peers: $(VENV)/.installed-test

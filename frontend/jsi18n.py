@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from variants import Precedence
+from .rulesets import capture_sentences
 
 
 def js_strings() -> dict[str, object]:
@@ -106,16 +106,9 @@ def js_strings() -> dict[str, object]:
             "timeout": _("time ran out"),
             "abandoned": _("the opponent left the game"),
         },
-        # capture rules: the server sends the rule in English; the banner says why in words
-        "captureRules": {
-            Precedence.FREE.description: _(
-                "Capture is mandatory: you may choose any capture, but you must complete it."),
-            Precedence.MAX_PIECES.description: _(
-                "Capture is mandatory: the longest capture is mandatory."),
-            Precedence.MAX_PIECES_THEN_KINGS.description: _(
-                "Capture is mandatory: the longest capture, then the one taking the most "
-                "kings."),
-        },
+        # capture rules: the server sends the rule in English (``capture_rule``); the banner
+        # says why in the ruleset's own words, or the site's for the shared rules
+        "captureRules": capture_sentences(),
         # errors
         "errors": {
             "not_your_turn": _("It is not your turn."),

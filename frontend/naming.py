@@ -1,38 +1,23 @@
 """Ruleset names as shown to people, in the current language.
 
-The engine (``variants``) knows nothing of Django and declares each ``variant.name`` in
-English. We translate that name at display time: the built-in names below are msgids of
-the frontend catalog, with the context "ruleset" (so that the ruleset "Spanish" and the
-language "Spanish" can be translated differently). A plugin ruleset's name is not in any
-catalog and is shown as its author wrote it.
+The engine (``variants``) knows nothing of Django. Each ruleset declares its ``name`` in
+English and, in ``display_names``, the same name in other languages: the built-ins and
+plugins alike. A name a ruleset does not give in the current language is shown as written.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import pgettext, pgettext_lazy
-
-RULESET_CONTEXT = "ruleset"
-
-# Only here so that makemessages puts the built-in names in the catalog; never displayed.
-BUILTIN_RULESET_NAMES = (
-    pgettext_lazy("ruleset", "International"),
-    pgettext_lazy("ruleset", "English checkers"),
-    pgettext_lazy("ruleset", "Brazilian"),
-    pgettext_lazy("ruleset", "Spanish"),
-    pgettext_lazy("ruleset", "Turkish (Dama)"),
-)
+from django.utils.translation import get_language
 
 
-def translate_ruleset_name(name: str) -> str:
-    """``name`` (a ``variant.name``) in the current language, unchanged if unknown."""
-    if not name:  # gettext("") would return the catalog header
-        return name
-    return pgettext(RULESET_CONTEXT, name)
-
-
-def ruleset_name(variant: Any) -> str:
-    """The display name of a ruleset: its translated ``name``, else its ``key``."""
+def ruleset_name(variant: Any, lang: str | None = None) -> str:
+    """The display name of a ruleset in ``lang`` (default: the current language)."""
+    localized = getattr(variant, "localized_name", None)
+    if callable(localized):
+        name = localized(lang or get_language() or "en")
+        if name:
+            return str(name)
     name = getattr(variant, "name", "") or ""
-    return translate_ruleset_name(name) if name else str(getattr(variant, "key", "") or "")
+    return str(name) if name else str(getattr(variant, "key", "") or "")

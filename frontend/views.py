@@ -20,13 +20,13 @@ from kondavo.games.errors import GameError
 from kondavo.games.services import game_open_for_viewer
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
 from kondavo.limits import ClientInputError, Limits, decode_json_body
-from variants import default_registry, get_variant
+from variants import get_variant
 from variants.errors import UnknownVariant
 
 from . import analysis
 from .jsi18n import js_strings
 from .naming import ruleset_name
-from .rules_content import RULES, rules_text
+from .rulesets import capture_sentence, offered_variants, ruleset_entries
 
 BOT_LEVELS = range(1, 9)
 DEFAULT_BOT_LEVEL = 3
@@ -41,21 +41,8 @@ def _url(name: str, fallback: str) -> str:
 
 
 def _rulesets() -> list[dict[str, Any]]:
-    """Every registered ruleset, with the short summary of its rules page when there is one."""
-    lang = get_language() or "en"
-    out = []
-    for variant in default_registry():
-        name = ruleset_name(variant)
-        summary = title = ""
-        if variant.key in RULES:
-            text, text_lang = rules_text(variant.key, lang)
-            summary = text["summary"]
-            # Where the rules fall back to English, keep the interface's own name.
-            if text_lang == lang.split("-")[0].lower():
-                title = text["title"]
-        out.append({"key": variant.key, "name": name, "summary": summary,
-                    "title": title or name, "has_rules": variant.key in RULES})
-    return out
+    """The rulesets the site offers, with their words (name, summary, rules page title)."""
+    return ruleset_entries(get_language() or "en")
 
 
 def _time_controls() -> list[dict[str, str]]:
@@ -67,7 +54,7 @@ def _variant_boards() -> dict[str, Any]:
     computer's level names with their nominal rating in that ruleset where measured."""
     return {v.key: {"board": v.board.as_dict(), "fen": v.initial_fen,
                     "name": ruleset_name(v), "levels": _level_names(v.key)}
-            for v in default_registry()}
+            for v in offered_variants()}
 
 
 def _level_names(ruleset: str) -> dict[int, str]:
@@ -88,6 +75,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/home.html", {
         "rulesets": rulesets,
         "selected": selected,
+        "selected_has_rules": any(r["has_rules"] for r in rulesets if r["key"] == selected),
         "levels": BOT_LEVELS,
         "default_level": DEFAULT_BOT_LEVEL,
         "time_controls": _time_controls(),
@@ -115,6 +103,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "join_url": _url_args("games:join", found.id, "") if can_join else "",
         "variant_name": ruleset_name(variant),
         "variant_key": variant.key,
+        "has_rules": variant.rules_page() is not None,
         "config": {
             "id": found.id,
             "ws": f"/ws/game/{found.id}/",
@@ -154,16 +143,18 @@ def rules(request: HttpRequest, key: str) -> HttpResponse:
         variant = get_variant(key)
     except UnknownVariant:
         raise Http404("no such ruleset") from None
-    if variant.key not in RULES:
+    lang = get_language() or "en"
+    found = variant.rules_page(lang)
+    if found is None:
         raise Http404("no rules page for this ruleset")
-    text, lang = rules_text(variant.key, get_language() or "en")
+    page, page_lang = found
     return render(request, "frontend/rules.html", {
         "variant": variant,
-        "rules": text,
-        "rules_lang": lang,
-        "fallback": lang != (get_language() or "en").split("-")[0],
+        "rules": page,
+        "rules_lang": page_lang,
+        "fallback": page_lang != lang.split("-")[0].lower(),
         "rulesets": _rulesets(),
-        "capture_rule": variant.precedence.description,
+        "capture_rule": capture_sentence(variant, lang),
         "preview": {"board": variant.board.as_dict(), "fen": variant.initial_fen,
                     "i18n": js_strings()},
     })

@@ -4,6 +4,8 @@
 #   services  pytest -m "not browser and not slow"   (PostgreSQL + Redis)
 #   browser   pytest -m browser                      (own process, DJANGO_ALLOW_ASYNC_UNSAFE)
 #   embedded  pytest -m embedded                     (DATABASE_URL / REDIS_URL unset: SQLite)
+#   plugins   the example ruleset plugins (examples/*) installed into a directory on
+#             PYTHONPATH: tests/variants, tests/frontend and the plugins' own tests
 # pytest's exit code 5 (no tests collected) counts as OK. Extra arguments go to every pytest.
 # Exit status is non-zero if any pass failed.
 set -uo pipefail
@@ -94,6 +96,19 @@ run_pass services "$BIN/pytest" -m "not browser and not slow" "$@"
 run_pass browser env DJANGO_ALLOW_ASYNC_UNSAFE=true "$BIN/pytest" -m "browser and not slow" "$@"
 run_pass embedded env -u DATABASE_URL -u REDIS_URL -u CELERY_TEST_REDIS_URL KONDAVO_TEST_SQLITE="$TMP_DIR/test.sqlite3" \
   "$BIN/pytest" -m "embedded and not slow and not browser" "$@"
+
+# The project's tests must pass with any conformant ruleset installed: install the example
+# plugins (not editable, as an operator would) where only this pass sees them.
+PLUGINS_DIR=$TMP_DIR/plugins
+plugins_pass() {
+  "$BIN/pip" install -q --disable-pip-version-check --no-deps --target "$PLUGINS_DIR" \
+    "$REPO_DIR"/examples/kondavo-* >"$TMP_DIR/plugins-install.log" 2>&1 \
+    || { cat "$TMP_DIR/plugins-install.log"; return 1; }
+  PYTHONPATH="$PLUGINS_DIR${PYTHONPATH:+:$PYTHONPATH}" "$BIN/python" -m variants list
+  PYTHONPATH="$PLUGINS_DIR${PYTHONPATH:+:$PYTHONPATH}" "$BIN/pytest" -m "not browser and not slow" \
+    -p no:cacheprovider tests/variants tests/frontend "$REPO_DIR"/examples/kondavo-*/tests "$@"
+}
+run_pass plugins plugins_pass "$@"
 
 echo; echo "===================== summary ====================="
 for i in "${!NAMES[@]}"; do

@@ -8,12 +8,15 @@
 
 from variants.base import (
     BoardSpec,
+    Criterion,
     DiagonalVariant,
     Notation,
     OrthogonalVariant,
     Precedence,
     PromotionRule,
+    RulesPage,
     SquareInfo,
+    Text,
     Variant,
 )
 from variants.errors import (
@@ -32,9 +35,10 @@ from variants.registry import Registry, default_registry, get_variant, variant_k
 from variants.types import Bitboard, Color, Move, Outcome, Position, Reason, Square
 
 __all__ = [
-    "AmbiguousMove", "Bitboard", "BoardSpec", "Color", "DiagonalVariant", "GameRecord",
-    "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidSquare", "Move",
-    "Notation", "OrthogonalVariant", "Outcome", "PDNMoveError", "PlayedMove", "Position",
-    "Precedence", "PromotionRule", "Reason", "Registry", "Square", "SquareInfo", "UnknownVariant",
-    "Variant", "VariantError", "default_registry", "get_variant", "variant_keys",
+    "AmbiguousMove", "Bitboard", "BoardSpec", "Color", "Criterion", "DiagonalVariant",
+    "GameRecord", "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidSquare",
+    "Move", "Notation", "OrthogonalVariant", "Outcome", "PDNMoveError", "PlayedMove", "Position",
+    "Precedence", "PromotionRule", "Reason", "Registry", "RulesPage", "Square", "SquareInfo",
+    "Text", "UnknownVariant", "Variant", "VariantError", "default_registry", "get_variant",
+    "variant_keys",
 ]

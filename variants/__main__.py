@@ -5,6 +5,10 @@
                                             # last line printed: the node count
     python -m variants moves VARIANT [--fen FEN] [--json]
         # without --fen: one FEN per stdin line, one output line per FEN line
+    python -m variants check VARIANT [--perft FILE] [--max-nodes N] [--games N] [--seed S]
+        # the conformance kit; exit 0 when every check passes, 1 when one fails.
+        # VARIANT may also be the path of a data-only ruleset file (*.toml) to try it
+        # before installing it.
 
 ``moves`` prints the notations space-separated and sorted, or with ``--json`` a JSON array of
 ``{"notation": str, "path": [sq...], "captured": [sq...]}`` where squares are labels as in
@@ -23,9 +27,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from variants.base import Notation, Variant
-from variants.conformance import perft_divide
+from variants.conformance import ConformanceError, perft_divide, run_all
 from variants.errors import VariantError
 from variants.registry import get_variant, variant_keys
+from variants.toml_rulesets import load_ruleset_file
 from variants.types import Position, Square
 
 EXIT_ERROR = 2
@@ -104,6 +109,33 @@ def _cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO
     return status
 
 
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.variant.endswith(".toml"):
+        variant = load_ruleset_file(args.variant)  # RulesetFileError names file and field
+    else:
+        variant = get_variant(args.variant)
+    suite = args.perft or variant.perft_suite_path()
+    print(f"checking {variant.key} ({variant.name})", file=out)
+    if suite is None:
+        print("warning: the ruleset declares no reference perft suite (perft_suite); "
+              "only the self-consistency checks run", file=out)
+    else:
+        print(f"reference perft: {suite} (cases up to {args.max_nodes} nodes)", file=out)
+    try:
+        summary = run_all(variant, suite, games=args.games, seed=args.seed,
+                          max_nodes=args.max_nodes)
+    except ConformanceError as exc:
+        print(f"FAILED: {exc}", file=out)
+        return 1
+    except (OSError, ValueError) as exc:  # unreadable or malformed perft suite
+        print(f"error: {exc}", file=err)
+        return EXIT_ERROR
+    for name, value in summary.items():
+        print(f"  {name}: {value}", file=out)
+    print("ok", file=out)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m variants",
                                      description="Kondavo draughts rules engine")
@@ -118,6 +150,13 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("variant")
     m.add_argument("--fen", help="the position (default: read one FEN per stdin line)")
     m.add_argument("--json", action="store_true", help="a JSON array per position")
+    c = sub.add_parser("check", help="run the conformance kit on a ruleset")
+    c.add_argument("variant", help="a ruleset key, or the path of a ruleset .toml file")
+    c.add_argument("--perft", help="perft suite file (default: the ruleset's perft_suite)")
+    c.add_argument("--max-nodes", type=int, default=2_000_000,
+                   help="skip perft cases with more nodes than this (default 2000000)")
+    c.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
+    c.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     return parser
 
 
@@ -132,6 +171,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return _cmd_list(out)
         if args.command == "perft":
             return _cmd_perft(args, out)
+        if args.command == "check":
+            return _cmd_check(args, out, err)
         return _cmd_moves(args, out, err, stdin)
     except VariantError as exc:
         print(f"error: {exc}", file=err)

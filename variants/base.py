@@ -1,25 +1,41 @@
 """The common variant interface and the generic engine every ruleset configures.
 
-A ruleset is a stateless object: its rules are class attributes (directions, flying kings,
-capture precedence, when captured pieces leave, mid-capture promotion, the 180-degree ban)
-and a few documented hooks. Nothing here asks which ruleset it is.
+A ruleset is a stateless object: its rules are class attributes and a few documented,
+public hooks. Nothing here asks which ruleset it is. docs/adding-a-ruleset.md is the guide.
 
-Declared rules (class attributes, see ``Variant``): ``man_move_vectors`` and
-``man_capture_vectors`` (White's, mirrored for Black), ``flying_kings``, ``precedence``
-(:class:`Precedence`), ``immediate_removal``, ``no_reversal``, ``mid_capture_promotion``
-(:class:`PromotionRule`), ``draw_plies``, ``repetitions``. Hooks to override:
-``special_outcome`` (a ruleset's own immediate results), ``is_advance`` /
-``resets_draw_counter`` (the draw counter).
+Declared rules (class attributes of :class:`Variant`):
+
+* board: ``rows``, ``cols``, ``vectors``; on diagonal boards ``playable_parity`` (0: the
+  corner square on White's left, a1, is played on) and ``playing_squares_dark`` (the
+  colour the played squares are drawn in), ``initial_fen``, ``first_to_move``;
+* men: ``man_move_vectors`` and ``man_capture_vectors`` (White's, mirrored for Black),
+  ``men_capture_kings``;
+* kings: ``flying_kings``;
+* captures: ``precedence`` (a :class:`Precedence`, or a tuple of :class:`Criterion` applied
+  in order), ``immediate_removal`` (each jumped piece leaves at once, instead of when the
+  move ends), ``no_reversal`` (the 180-degree ban between two captures),
+  ``mid_capture_promotion`` (:class:`PromotionRule`);
+* draws: ``draw_plies``, ``repetitions``.
+
+Public hooks a ruleset may override: ``rank_captures`` (filter or rank the complete
+captures, for a precedence rule data cannot express), ``special_outcome`` (a ruleset's own
+immediate results), ``draw_outcome`` (its own draw rules), ``is_advance`` /
+``resets_draw_counter`` (the draw counter). Move generation for engines: ``legal_moves``,
+``captures``, ``quiet_moves``, ``apply``, ``promotion_squares``. ``perft`` runs on raw
+bitboards only while none of the move-generation methods is overridden; it applies
+``rank_captures`` exactly as ``captures`` does, and walks the public methods otherwise.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from variants.errors import AmbiguousMove, IllegalMove, InvalidFEN, InvalidNotation, InvalidSquare
 from variants.geometry import DIAGONAL, ORTHOGONAL, Geometry, Vector
@@ -31,26 +47,72 @@ if TYPE_CHECKING:
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
+class Criterion(enum.Enum):
+    """One capture-precedence criterion: among the complete captures, keep those that score
+    highest on it. A ruleset lists criteria in order (``precedence = (Criterion.A, ...)``);
+    each one only breaks ties left by the ones before it.
+    """
+
+    MOST_PIECES = "most_pieces"  # the capture taking the most pieces
+    MOST_KINGS = "most_kings"  # the capture taking the most kings
+    WITH_KING = "with_king"  # a capture made by a king over one made by a man
+    EARLIEST_KING = "earliest_king"  # the capture meeting a king earliest in its chain
+
+    def score(self, variant: Variant, position: Position, move: Move) -> int | tuple[int, ...]:
+        """This criterion's score of ``move`` (higher wins; scores of one criterion compare)."""
+        enemy_kings = position.kings(position.turn.opponent)
+        if self is Criterion.MOST_PIECES:
+            return len(move.captured)
+        if self is Criterion.MOST_KINGS:
+            return (move.captured_mask & enemy_kings).bit_count()
+        if self is Criterion.WITH_KING:
+            return (position.kings(position.turn) >> move.path[0]) & 1
+        # EARLIEST_KING: the first captured king as early as possible, then the second...
+        return tuple((enemy_kings >> sq) & 1 for sq in move.captured)
+
+
 class Precedence(enum.Enum):
-    """Which captures are legal when several are available."""
+    """The common capture-precedence rules by name (each is a tuple of criteria)."""
 
     FREE = "free"  # any complete capture sequence
     MAX_PIECES = "max_pieces"  # only those taking the most pieces
     MAX_PIECES_THEN_KINGS = "max_pieces_then_kings"  # then, among those, the most kings
 
     @property
+    def criteria(self) -> tuple[Criterion, ...]:
+        return _PRECEDENCE_CRITERIA[self]
+
+    @property
     def description(self) -> str:
         """Why a capture is forced, in words a player reads in a banner."""
-        return _PRECEDENCE_TEXT[self]
+        return describe_precedence(self.criteria)
 
 
-_PRECEDENCE_TEXT = {
-    Precedence.FREE: "capturing is mandatory (any capture may be chosen, but it must be "
-                     "completed)",
-    Precedence.MAX_PIECES: "capturing is mandatory and the longest capture is mandatory",
-    Precedence.MAX_PIECES_THEN_KINGS: "capturing is mandatory: the longest capture, then the "
-                                      "one taking the most kings",
+_PRECEDENCE_CRITERIA: dict[Precedence, tuple[Criterion, ...]] = {
+    Precedence.FREE: (),
+    Precedence.MAX_PIECES: (Criterion.MOST_PIECES,),
+    Precedence.MAX_PIECES_THEN_KINGS: (Criterion.MOST_PIECES, Criterion.MOST_KINGS),
 }
+
+_CRITERION_TEXT = {
+    Criterion.MOST_PIECES: "the capture taking the most pieces",
+    Criterion.MOST_KINGS: "the one taking the most kings",
+    Criterion.WITH_KING: "a capture with a king rather than with a man",
+    Criterion.EARLIEST_KING: "the one meeting a king first",
+}
+
+
+def describe_precedence(criteria: Sequence[Criterion]) -> str:
+    """The English banner text of a capture rule (the default forced-capture explanation)."""
+    if not criteria:
+        return ("capturing is mandatory (any capture may be chosen, but it must be "
+                "completed)")
+    if tuple(criteria) == (Criterion.MOST_PIECES,):
+        return "capturing is mandatory and the longest capture is mandatory"
+    if tuple(criteria) == (Criterion.MOST_PIECES, Criterion.MOST_KINGS):
+        return ("capturing is mandatory: the longest capture, then the one taking the most "
+                "kings")
+    return "capturing is mandatory: " + ", then ".join(_CRITERION_TEXT[c] for c in criteria)
 
 
 class PromotionRule(enum.Enum):
@@ -91,6 +153,7 @@ class BoardSpec:
     side_names: tuple[str, str]  # indexed by Color
     bottom: Color  # the side drawn at the bottom in the default orientation
     all_squares: bool  # True when every square is playable (orthogonal boards)
+    playing_squares_dark: bool = True  # the colour the played squares are drawn in
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -101,6 +164,7 @@ class BoardSpec:
             "side_names": {"white": self.side_names[0], "black": self.side_names[1]},
             "bottom": self.bottom.name.lower(),
             "all_squares": self.all_squares,
+            "playing_squares": "dark" if self.playing_squares_dark else "light",
             "squares": [
                 {"label": s.label, "row": s.row, "col": s.col} for s in self.squares
             ],
@@ -109,6 +173,43 @@ class BoardSpec:
 
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 _SEP = re.compile(r"[-x:]")
+_GENERATION_METHODS = ("legal_moves", "captures", "quiet_moves", "apply")
+
+
+Text = str | Mapping[str, str]
+"""Words a ruleset brings: one English string, or a mapping of language code to string
+(``{"en": "...", "fr": "..."}``; English is the fallback)."""
+
+
+class RulesPage(TypedDict):
+    """A ruleset's rules page in one language."""
+
+    title: str
+    summary: str
+    sections: list[tuple[str, list[str]]]  # (heading, paragraphs)
+
+
+SCORINGS = ("2-0", "1-0")
+
+
+def _lang_candidates(lang: str) -> list[str]:
+    code = lang.strip().replace("_", "-").lower()
+    return [code, code.split("-")[0]] if code else []
+
+
+def localize(text: Text, lang: str) -> tuple[str, str]:
+    """(``text`` in ``lang``, the language actually used): falls back to English, then to
+    any language given; ``("", "")`` for empty text."""
+    if isinstance(text, str):
+        return text, "en"
+    table = {k.replace("_", "-").lower(): v for k, v in text.items()}
+    for code in [*_lang_candidates(lang), "en"]:
+        if table.get(code):
+            return table[code], code
+    for code, value in table.items():
+        if value:
+            return value, code
+    return "", ""
 
 
 class Variant:
@@ -118,7 +219,14 @@ class Variant:
     key: ClassVar[str] = ""
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
-    pdn_gametype: ClassVar[str] = ""
+    pdn_gametype: ClassVar[str] = ""  # PDN GameType: number,first,cols,rows,notation,parity
+    # --- words (str, or {language: str}; see Text) ----------------------------------------
+    display_names: ClassVar[Mapping[str, str]] = {}  # ``name`` in other languages
+    summary: ClassVar[Text] = ""  # one line for menus and the home page
+    capture_explanation: ClassVar[Text] = ""  # the forced-capture banner; "" = from rules
+    rules_pages: ClassVar[Mapping[str, RulesPage]] = {}  # language -> rules page
+    scoring: ClassVar[str] = "2-0"  # "2-0": win 2-0, draw 1-1; "1-0": win 1-0, draw 1/2-1/2
+    perft_suite: ClassVar[str] = ""  # reference perft file, relative to the class's module
     # --- board --------------------------------------------------------------------------
     rows: ClassVar[int] = 8
     cols: ClassVar[int] = 8
@@ -127,19 +235,28 @@ class Variant:
     accepts_numeric_input: ClassVar[bool] = False
     initial_fen: ClassVar[str] = ""
     first_to_move: ClassVar[Color] = Color.WHITE
+    playing_squares_dark: ClassVar[bool] = True
     side_names: ClassVar[tuple[str, str]] = ("White", "Black")
     # --- rules --------------------------------------------------------------------------
     man_move_vectors: ClassVar[tuple[Vector, ...]] = ((1, -1), (1, 1))  # White's; mirrored
     man_capture_vectors: ClassVar[tuple[Vector, ...]] = ((1, -1), (1, 1))
+    men_capture_kings: ClassVar[bool] = True
     flying_kings: ClassVar[bool] = False
-    precedence: ClassVar[Precedence] = Precedence.FREE
+    precedence: ClassVar[Precedence | tuple[Criterion, ...]] = Precedence.FREE
     immediate_removal: ClassVar[bool] = False
     no_reversal: ClassVar[bool] = False  # the 180-degree ban between two captures
     mid_capture_promotion: ClassVar[PromotionRule] = PromotionRule.STAYS_MAN
     full_capture_path: ClassVar[bool] = False  # notation lists every landing square
     draw_plies: ClassVar[int] = 100  # plies with no capture and no man advance
     repetitions: ClassVar[int] = 3
-    scoring: ClassVar[str] = "2-0"  # result notation: "2-0" or "1-0" (draw "1/2-1/2")
+
+    _defined_in: ClassVar[Path | None] = None  # the directory of the class's module
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        module = sys.modules.get(cls.__module__)
+        file = getattr(module, "__file__", None)
+        cls._defined_in = Path(file).resolve().parent if file else None
 
     def __init__(self) -> None:
         geometry = Geometry.build(self.rows, self.cols, self._square_coords(), self.vectors)
@@ -162,7 +279,38 @@ class Variant:
         self._promotion = (geometry.rank_mask(self.rows - 1), geometry.rank_mask(0))
         self._labels = tuple(self._label(i) for i in range(geometry.size))
         self._by_label = {label: i for i, label in enumerate(self._labels)}
+        self._validate_declarations()
+        criteria = self.capture_criteria
+        # The capture collector applies the leading MOST_PIECES / MOST_KINGS criteria while
+        # it searches (cheap); anything else goes through rank_captures on complete moves.
+        native = 0
+        if criteria[:1] == (Criterion.MOST_PIECES,):
+            native = 2 if criteria[1:2] == (Criterion.MOST_KINGS,) else 1
+        self._native_rank = native
+        kind = type(self)
+        self._post_rank = (kind.rank_captures is not Variant.rank_captures
+                           or len(criteria) > native)
+        # perft runs on raw bitboards only while the move generation is the engine's own.
+        self._fast_perft = all(getattr(kind, name) is getattr(Variant, name)
+                               for name in _GENERATION_METHODS)
         self._initial = self.parse_fen(self.initial_fen)
+
+    def _validate_declarations(self) -> None:
+        if self.scoring not in SCORINGS:
+            raise ValueError(f"{self.key or type(self).__name__}: scoring must be one of "
+                             f"{', '.join(SCORINGS)}, not {self.scoring!r}")
+        if not isinstance(self.precedence, Precedence):
+            bad = [c for c in self.precedence if not isinstance(c, Criterion)]
+            if bad:
+                raise ValueError(f"{self.key or type(self).__name__}: precedence must be a "
+                                 f"Precedence or a tuple of Criterion, got {bad[0]!r}")
+
+    @property
+    def capture_criteria(self) -> tuple[Criterion, ...]:
+        """The declared capture precedence as an ordered tuple of criteria (``()``: free)."""
+        if isinstance(self.precedence, Precedence):
+            return self.precedence.criteria
+        return tuple(self.precedence)
 
     # --- hooks a ruleset family provides ---------------------------------------------------
     def _square_coords(self) -> list[tuple[int, int]]:
@@ -176,14 +324,6 @@ class Variant:
         return f"{FILES[file]}{rank + 1}"
 
     # --- description ----------------------------------------------------------------------
-    def result_text(self, winner: Color | None) -> str:
-        """The result from White's side in this ruleset's notation: "2-0"/"0-2"/"1-1" or
-        "1-0"/"0-1"/"1/2-1/2"."""
-        win, draw = ("1", "1/2-1/2") if self.scoring == "1-0" else ("2", "1-1")
-        if winner is None:
-            return draw
-        return f"{win}-0" if winner is Color.WHITE else f"0-{win}"
-
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"
 
@@ -195,7 +335,87 @@ class Variant:
         )
         return BoardSpec(self.rows, self.cols, squares, self.notation, self.first_to_move,
                          self.side_names, Color.WHITE,
-                         self.geometry.size == self.rows * self.cols)
+                         self.geometry.size == self.rows * self.cols,
+                         self.playing_squares_dark)
+
+    # --- words ------------------------------------------------------------------------------
+    def _own_words(self, attr: str) -> object:
+        """A words attribute as declared by this ruleset, not inherited from the ruleset it
+        subclasses: a plugin built on ``International`` does not show International's rules
+        page or names. (Declared on the class that sets ``key`` or a subclass of it.)"""
+        for kind in type(self).__mro__:
+            if attr in vars(kind):
+                return vars(kind)[attr]
+            if "key" in vars(kind):
+                break
+        return getattr(Variant, attr)
+
+    @property
+    def own_aliases(self) -> tuple[str, ...]:
+        """``aliases`` as declared by this ruleset (not those of the ruleset it subclasses)."""
+        aliases: tuple[str, ...] = self._own_words("aliases")  # type: ignore[assignment]
+        return tuple(aliases)
+
+    def localized_name(self, lang: str) -> str | None:
+        """``name`` in ``lang`` when the ruleset gives it (``display_names``), else None."""
+        names: Mapping[str, str] = self._own_words("display_names")  # type: ignore[assignment]
+        for code in _lang_candidates(lang):
+            for key, value in names.items():
+                if key.replace("_", "-").lower() == code and value:
+                    return value
+        return None
+
+    def summary_text(self, lang: str = "en") -> str:
+        """The one-line summary in ``lang`` (English fallback; "" when none is given)."""
+        summary: Text = self._own_words("summary")  # type: ignore[assignment]
+        text = localize(summary, lang)[0]
+        if not text:
+            page = self.rules_page(lang)
+            text = page[0]["summary"] if page else ""
+        return text
+
+    def capture_rule_text(self, lang: str = "en") -> str:
+        """Why a capture is forced, for the banner: ``capture_explanation`` or, when the
+        ruleset gives none, the English description of its declared precedence."""
+        explanation: Text = self._own_words("capture_explanation")  # type: ignore[assignment]
+        text = localize(explanation, lang)[0]
+        return text or describe_precedence(self.capture_criteria)
+
+    @property
+    def has_capture_explanation(self) -> bool:
+        return bool(self._own_words("capture_explanation"))
+
+    def rules_page(self, lang: str = "en") -> tuple[RulesPage, str] | None:
+        """(rules page, its language) in ``lang`` or the English fallback; None if none."""
+        pages: Mapping[str, RulesPage] = self._own_words("rules_pages")  # type: ignore[assignment]
+        if not pages:
+            return None
+        table = {k.replace("_", "-").lower(): v for k, v in pages.items()}
+        for code in [*_lang_candidates(lang), "en", *table]:
+            if code in table:
+                return table[code], code
+        return None
+
+    def perft_suite_path(self) -> Path | None:
+        """The reference perft file (``perft_suite``, relative to the module of the class
+        that declares it), or None when the ruleset declares none."""
+        if not self.perft_suite:
+            return None
+        for kind in type(self).__mro__:
+            if "perft_suite" in vars(kind):
+                base = vars(kind).get("_defined_in") or Path(".")
+                return (base / self.perft_suite).resolve()
+        return Path(self.perft_suite).resolve()
+
+    def result_text(self, winner: Color | None) -> str:
+        """The result from White's side in this ruleset's ``scoring`` notation."""
+        if self.scoring == "1-0":
+            if winner is None:
+                return "1/2-1/2"
+            return "1-0" if winner is Color.WHITE else "0-1"
+        if winner is None:
+            return "1-1"
+        return "2-0" if winner is Color.WHITE else "0-2"
 
     @property
     def squares(self) -> int:
@@ -231,6 +451,11 @@ class Variant:
         return bool(self.captures(position))
 
     def quiet_moves(self, position: Position) -> list[Move]:
+        """Every non-capturing move of the side to move, whether or not a capture is forced.
+
+        Engines use it with :meth:`captures`: the legal moves are the captures if there are
+        any, else these.
+        """
         color = position.turn
         if color is Color.WHITE:
             men, kings = position.white_men, position.white_kings
@@ -269,46 +494,84 @@ class Variant:
         return moves
 
     def captures(self, position: Position) -> list[Move]:
-        if position.turn is Color.WHITE:
-            return self._capture_moves(position.white_men, position.white_kings,
-                                       position.black_men | position.black_kings,
-                                       position.black_kings, Color.WHITE)
-        return self._capture_moves(position.black_men, position.black_kings,
-                                   position.white_men | position.white_kings,
-                                   position.white_kings, Color.BLACK)
+        """Every legal capture of the side to move (empty when it has none).
 
-    def _capture_moves(self, men: Bitboard, kings: Bitboard, opp: Bitboard,
-                       opp_kings: Bitboard, color: Color) -> list[Move]:
-        """Every legal capture of the side with ``men`` and ``kings`` (empty if none)."""
+        Complete chains only, deduplicated, after the capture precedence: the declared
+        ``precedence`` and the ``rank_captures`` hook.
+        """
+        if position.turn is Color.WHITE:
+            found = self._capture_found(position.white_men, position.white_kings,
+                                        position.black_men, position.black_kings, Color.WHITE)
+        else:
+            found = self._capture_found(position.black_men, position.black_kings,
+                                        position.white_men, position.white_kings, Color.BLACK)
+        return [Move(path, captured, promotes, key[2])
+                for key, (path, captured, promotes) in found.items()]
+
+    def rank_captures(self, position: Position, moves: Sequence[Move]) -> list[Move]:
+        """Of the complete captures ``moves`` (all the mover has), the legal ones.
+
+        The default keeps the moves that score highest on the declared ``precedence``
+        criteria, in order. Override it for a rule data cannot express; return a subset of
+        ``moves`` (never an empty one when ``moves`` is not empty). Both ``captures`` and
+        ``perft`` go through it.
+        """
+        criteria = self.capture_criteria
+        if not criteria or len(moves) < 2:
+            return list(moves)
+        scored = [(tuple(c.score(self, position, m) for c in criteria), m) for m in moves]
+        best = max(score for score, _m in scored)
+        return [m for score, m in scored if score == best]
+
+    def _capture_found(self, men: Bitboard, kings: Bitboard, om: Bitboard, ok: Bitboard,
+                       color: Color) -> dict[tuple[Square, Square, Bitboard],
+                                             tuple[tuple[Square, ...], tuple[Square, ...],
+                                                   bool]]:
+        """The legal captures of the side with ``men`` and ``kings`` against ``om``/``ok``,
+        keyed by (origin, destination, captured mask): what ``captures`` and ``perft`` use.
+        """
+        opp = om | ok
         if not opp:
-            return []
+            return {}
         occupied = men | kings | opp
+        man_targets = opp if self.men_capture_kings else om
         # Men that have a jump right now: a cheap bitboard filter before the search.
         starters = 0
-        if men:
+        if men and man_targets:
             empty = self.geometry.full & ~occupied
             up, down = self._jumps[color]
             for a, b, src in up:
-                starters |= men & src & (opp >> a) & (empty >> b)
+                starters |= men & src & (man_targets >> a) & (empty >> b)
             for a, b, src in down:
-                starters |= men & src & (opp << a) & (empty << b)
+                starters |= men & src & (man_targets << a) & (empty << b)
         if not (starters or kings):
-            return []
-        return self._collect(starters, kings, opp, opp_kings, occupied, color).moves()
+            return {}
+        found = self._collect(starters, kings, opp, ok, occupied, color).found
+        if self._post_rank and len(found) > 1:
+            if color is Color.WHITE:
+                position = Position(men, kings, om, ok, color)
+            else:
+                position = Position(om, ok, men, kings, color)
+            moves = [Move(path, captured, promotes, key[2])
+                     for key, (path, captured, promotes) in found.items()]
+            kept = self.rank_captures(position, moves)
+            found = {m.key: found[m.key] for m in kept}
+        return found
 
     def _collect(self, starters: Bitboard, kings: Bitboard, opp: Bitboard,
                  opp_kings: Bitboard, occupied: Bitboard, color: Color) -> _Collector:
         """Complete the capture chains of the men in ``starters`` and of ``kings``."""
-        found = _Collector(self.precedence)
+        found = _Collector(self._native_rank)
         dirs_man = self._man_captures[color]
         promo = self._promotion[color]
         search = self._search
+        man_targets = opp if self.men_capture_kings else opp & ~opp_kings
         while starters:
             low = starters & -starters
             starters ^= low
             sq = low.bit_length() - 1
-            search(found, False, dirs_man, promo, sq, (sq,), (), 0, 0, occupied ^ low, opp,
-                   opp_kings, -1)
+            search(found, False, dirs_man, promo, sq, (sq,), (), 0, 0, occupied ^ low,
+                   man_targets, opp_kings, -1)
         while kings:
             low = kings & -kings
             kings ^= low
@@ -377,7 +640,8 @@ class Variant:
                         continued = True
                     elif self._search(_Crowned(found), True, self._all_dirs, promo, land,
                                       new_path, new_captured, new_mask, new_kings,
-                                      new_blockers, new_targets, opp_kings, d):
+                                      new_blockers, new_targets | (opp_kings & ~new_mask),
+                                      opp_kings, d):
                         continued = True  # CONTINUES_AS_KING: the rest is a king's capture
                     else:
                         stops.append(land)
@@ -434,34 +698,37 @@ class Variant:
     def perft(self, position: Position, depth: int) -> int:
         """Leaf nodes of the legal move tree ``depth`` plies deep (unique-move convention).
 
-        Runs on raw bitboards: quiet moves are never turned into Move objects, and leaf
-        quiet moves are counted with popcounts. Nothing is cached between positions.
+        While the ruleset keeps the engine's own ``legal_moves``, ``captures``,
+        ``quiet_moves`` and ``apply``, this runs on raw bitboards (quiet moves are never
+        turned into Move objects, leaf quiet moves are counted with popcounts) and takes
+        its captures from the same code as ``captures``, ``rank_captures`` included. A
+        ruleset that overrides any of those methods is counted through them instead.
         """
         if depth <= 0:
             return 1
+        if not self._fast_perft:
+            return self._walk_perft(position, depth)
         if position.turn is Color.WHITE:
             return self._perft(position.white_men, position.white_kings, position.black_men,
                                position.black_kings, Color.WHITE, depth)
         return self._perft(position.black_men, position.black_kings, position.white_men,
                            position.white_kings, Color.BLACK, depth)
 
+    def _walk_perft(self, position: Position, depth: int) -> int:
+        """Perft through the public ``legal_moves`` and ``apply`` (any overridden rules)."""
+        moves = self.legal_moves(position)
+        if depth == 1:
+            return len(moves)
+        return sum(self._walk_perft(self.apply(position, m), depth - 1) for m in moves)
+
     def _perft(self, men: Bitboard, kings: Bitboard, om: Bitboard, ok: Bitboard,
                color: Color, depth: int) -> int:
         """Perft from the mover's side: (men, kings) to move against (om, ok)."""
-        opp = om | ok
-        occupied = men | kings | opp
+        occupied = men | kings | om | ok
         g = self.geometry
         empty = g.full & ~occupied
-        starters = 0
-        if men and opp:
-            jumps_up, jumps_down = self._jumps[color]
-            for a, b, src in jumps_up:
-                starters |= men & src & (opp >> a) & (empty >> b)
-            for a, b, src in jumps_down:
-                starters |= men & src & (opp << a) & (empty << b)
         other = Color.BLACK if color is Color.WHITE else Color.WHITE
-        captures = (self._collect(starters, kings, opp, ok, occupied, color).found
-                    if (starters or kings) and opp else None)
+        captures = self._capture_found(men, kings, om, ok, color)
         if captures:
             if depth == 1:
                 return len(captures)
@@ -569,6 +836,13 @@ class Variant:
             return special
         if not (self.legal_moves(position) if legal is None else legal):
             return Outcome(mover.opponent, Reason.NO_MOVES)
+        return self.draw_outcome(record)
+
+    def draw_outcome(self, record: GameRecord) -> Outcome | None:
+        """Hook: the draw rules, checked once the game is not won. The shared rule: a draw
+        at the ``repetitions``-th occurrence of a position, or after ``draw_plies`` plies
+        with no capture and no man advance. A ruleset may declare its own (for example a
+        federation's limit on king moves), reading ``record``'s positions and moves."""
         if record.repetition_count() >= self.repetitions:
             return Outcome(None, Reason.THREEFOLD)
         if record.quiet_plies >= self.draw_plies:
@@ -721,21 +995,21 @@ class Variant:
 
 
 class _Collector:
-    """Complete capture chains, deduplicated, filtered by the precedence rule as they come."""
+    """Complete capture chains, deduplicated, filtered as they come by the leading native
+    criteria: ``rank`` 0 none, 1 most pieces, 2 most pieces then most kings."""
 
-    __slots__ = ("precedence", "best", "found")
+    __slots__ = ("rank", "best", "found")
 
-    def __init__(self, precedence: Precedence) -> None:
-        self.precedence = precedence
+    def __init__(self, rank: int) -> None:
+        self.rank = rank
         self.best: tuple[int, int] = (0, 0)
         self.found: dict[tuple[Square, Square, Bitboard],
                          tuple[tuple[Square, ...], tuple[Square, ...], bool]] = {}
 
     def add(self, path: tuple[Square, ...], captured: tuple[Square, ...], mask: Bitboard,
             kings: int, promotes: bool) -> None:
-        if self.precedence is not Precedence.FREE:
-            score = (len(captured),
-                     kings if self.precedence is Precedence.MAX_PIECES_THEN_KINGS else 0)
+        if self.rank:
+            score = (len(captured), kings if self.rank == 2 else 0)
             if score < self.best:
                 return
             if score > self.best:

@@ -90,6 +90,18 @@ def read_perft_file(path: str | Path) -> list[PerftCase]:
     return cases
 
 
+def reference_nodes(variant: Variant, fen: str, depth: int) -> int | None:
+    """The node count the ruleset's own perft suite gives for ``fen`` at ``depth``, if any."""
+    path = variant.perft_suite_path()
+    if path is None or not path.is_file():
+        return None
+    wanted = variant.parse_fen(fen)
+    for case in read_perft_file(path):
+        if case.depth == depth and variant.parse_fen(case.fen) == wanted:
+            return case.nodes
+    return None
+
+
 def perft_divide(variant: Variant, position: Position, depth: int) -> list[tuple[str, int]]:
     """Per-root-move leaf counts at ``depth``, sorted by notation."""
     legal = variant.legal_moves(position)
@@ -257,6 +269,34 @@ def check_perft_matches_moves(variant: Variant, position: Position, depth: int =
     return fast
 
 
+def _show(variant: Variant, moves: Iterable[Move]) -> str:
+    """Moves as full paths (``c3-d4``, ``c3xe5xg3``), sorted: for error messages."""
+    sep = {True: "x", False: "-"}
+    return " ".join(sorted(sep[bool(m.captured)].join(variant.square_label(s) for s in m.path)
+                           for m in moves))
+
+
+def check_reference_moves(variant: Variant, positions: Iterable[Position]) -> int:
+    """``legal_moves`` agrees with the plain generator of :mod:`variants.reference` (a
+    second implementation of the declared rules) on every position; returns how many."""
+    from variants.reference import covers, reference_moves
+
+    if not covers(variant):
+        return 0
+    count = 0
+    for position in positions:
+        legal = variant.legal_moves(position)
+        want = reference_moves(variant, position)
+        got = {m.key: m for m in legal}
+        if got.keys() != want.keys() or any(got[k].promotes != want[k].promotes for k in got):
+            raise ConformanceError(
+                f"{variant.key} {variant.format_fen(position)}: legal_moves gives "
+                f"[{_show(variant, legal)}] but the reference generator gives "
+                f"[{_show(variant, want.values())}]")
+        count += 1
+    return count
+
+
 def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 300,
                     start: Position | None = None, keep_positions: int = 0) -> PlayoutStats:
     """Play ``games`` random games and check every invariant along the way.
@@ -382,6 +422,7 @@ def run_all(variant: Variant, perft_path: str | Path | None = None, games: int =
     summary["apply_checks"] = sum(check_apply_deterministic(variant, p) for p in positions)
     summary["perft_cross_checks"] = sum(1 for p in positions[::5]
                                         if check_perft_matches_moves(variant, p, 2) >= 0)
+    summary["reference_generator_checks"] = check_reference_moves(variant, positions)
     return summary
 
 
@@ -389,6 +430,7 @@ __all__ = [
     "ConformanceError", "MoveGenerator", "PerftCase", "PlayoutStats",
     "check_apply_deterministic", "check_fen_round_trip", "check_implementation",
     "check_moves_unique", "check_notation_round_trip", "check_perft", "check_perft_file",
-    "check_same_moves", "check_perft_matches_moves", "check_position", "check_transition",
-    "format_divide", "perft_divide", "random_playouts", "read_perft_file", "run_all",
+    "check_perft_matches_moves", "check_position", "check_reference_moves", "check_same_moves",
+    "check_transition", "format_divide", "perft_divide", "random_playouts", "read_perft_file",
+    "reference_nodes", "run_all",
 ]

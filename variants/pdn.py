@@ -25,6 +25,7 @@ from variants.base import Variant
 from variants.errors import InvalidPDN, PDNMoveError, UnknownVariant, VariantError
 from variants.game import GameRecord
 from variants.registry import Registry, default_registry
+from variants.types import Color
 
 MAX_PDN_CHARS = 1 << 20
 """Input larger than this (1 MiB) is refused before any parsing."""
@@ -36,6 +37,8 @@ RESULTS = ("2-0", "0-2", "1-1", "*")
 # Other spellings found in the wild, read as their PDN 3.0 equivalent.
 _RESULT_ALIASES = {"2-0": "2-0", "0-2": "0-2", "1-1": "1-1", "*": "*", "1-0": "2-0",
                    "0-1": "0-2", "1/2-1/2": "1-1", "0-0": "*"}
+
+_WINNERS = {"2-0": Color.WHITE, "0-2": Color.BLACK, "1-1": None}
 
 _WORD = r"[^\s\[\]{}();]"
 _TOKEN = re.compile(
@@ -95,6 +98,8 @@ def write_pdn(record: GameRecord, tags: Mapping[str, str] | None = None,
     result = _RESULT_ALIASES.get(result, result)
     if result not in RESULTS:
         raise InvalidPDN(f"result {result!r} is not one of {', '.join(RESULTS)}")
+    if result != "*":  # written in the ruleset's own scoring (2-0 / 1-1, or 1-0 / 1/2-1/2)
+        result = variant.result_text(_WINNERS[result])
     lines: list[str] = []
     for name in SEVEN_TAGS:
         value = result if name == "Result" else given.get(name, _DEFAULTS[name])

@@ -1,10 +1,14 @@
-"""The registry of rulesets: the built-ins plus ``kondavo.variants`` entry-point plugins."""
+"""The registry of rulesets: the built-ins, ``kondavo.variants`` entry-point plugins, and
+data-only rulesets (``*.toml``) from the directories ``KONDAVO_RULESET_DIRS`` names
+(``os.pathsep``-separated; a Django site also reads its setting of that name)."""
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterable
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from variants.base import Variant
 from variants.errors import UnknownVariant
@@ -17,6 +21,7 @@ from variants.rulesets.turkish import TURKISH
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "kondavo.variants"
+RULESET_DIRS_ENV = "KONDAVO_RULESET_DIRS"
 BUILTINS: tuple[Variant, ...] = (INTERNATIONAL, ENGLISH, BRAZILIAN, SPANISH, TURKISH)
 
 
@@ -35,7 +40,7 @@ class Registry:
         key = variant.key.strip().lower()
         if not key:
             raise ValueError(f"{variant!r} has no key")
-        names = [key, *(a.lower() for a in variant.aliases)]
+        names = [key, *(a.lower() for a in variant.own_aliases)]
         for name in names:
             if name in self._names:
                 raise ValueError(f"ruleset name {name!r} is already taken by "
@@ -81,8 +86,28 @@ class Registry:
             except Exception:  # a plugin must never take the site down
                 log.exception("skipping ruleset plugin %r (%s)", ep.name, ep.value)
 
+    def load_directory(self, directory: str | Path) -> list[str]:
+        """Register the rulesets of ``directory``'s ``*.toml`` files; returns their keys.
+        A broken file, or one whose key or aliases are taken, is logged and skipped."""
+        from variants.toml_rulesets import load_ruleset_dir
+
+        added: list[str] = []
+        for variant in load_ruleset_dir(directory):
+            try:
+                self.register(variant)
+            except ValueError as exc:
+                log.error("skipping ruleset file for %r in %s: %s", variant.key, directory, exc)
+            else:
+                added.append(variant.key)
+        return added
+
 
 _default: Registry | None = None
+_loaded_dirs: list[str] = []
+
+
+def _env_dirs() -> list[str]:
+    return [d for d in os.environ.get(RULESET_DIRS_ENV, "").split(os.pathsep) if d.strip()]
 
 
 def default_registry() -> Registry:
@@ -91,7 +116,20 @@ def default_registry() -> Registry:
         registry = Registry(BUILTINS)
         registry.load_entry_points()
         _default = registry
+        _loaded_dirs.clear()
+        add_ruleset_dirs(_env_dirs())
     return _default
+
+
+def add_ruleset_dirs(directories: Iterable[str | Path]) -> None:
+    """Load data-only rulesets from ``directories`` into the default registry (each
+    directory once)."""
+    registry = default_registry()
+    for directory in directories:
+        name = str(Path(directory).resolve())
+        if name not in _loaded_dirs:
+            _loaded_dirs.append(name)
+            registry.load_directory(name)
 
 
 def get_variant(name: str) -> Variant:

@@ -47,8 +47,6 @@ except ImportError:  # pragma: no cover - exercised by the fallback test in a su
 ENGINE_ENV = "KONDAVO_ENGINE"
 TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "16"))
 
-_PRECEDENCE = {Precedence.FREE: 0, Precedence.MAX_PIECES: 1,
-               Precedence.MAX_PIECES_THEN_KINGS: 2}
 _PROMOTION = {PromotionRule.STAYS_MAN: 0, PromotionRule.ENDS_MOVE: 1,
               PromotionRule.CONTINUES_AS_KING: 2}
 
@@ -72,11 +70,13 @@ _KNOWN_ATTRIBUTES = frozenset({
     "immediate_removal", "no_reversal", "mid_capture_promotion", "full_capture_path",
     "draw_plies", "repetitions", "playable_parity", "number_from_bottom_right",
     "eval_weights", "display_names", "summary", "capture_explanation", "rules_pages",
-    "scoring", "perft_suite", "playing_squares_dark",
+    "scoring", "perft_suite", "playing_squares_dark", "men_capture_kings",
 })
-# Capture precedence as an ordered tuple of criterion names -> the core's kinds.
-_CRITERIA: dict[tuple[str, ...], int] = {
-    (): 0, ("MOST_PIECES",): 1, ("MOST_PIECES", "MOST_KINGS"): 2,
+# Capture precedence: criterion names (in the declared order) -> the core's codes.
+_CRITERION_CODES = {"MOST_PIECES": 1, "MOST_KINGS": 2, "WITH_KING": 3, "EARLIEST_KING": 4}
+_PRECEDENCE_NAMES: dict[Precedence, tuple[str, ...]] = {
+    Precedence.FREE: (), Precedence.MAX_PIECES: ("MOST_PIECES",),
+    Precedence.MAX_PIECES_THEN_KINGS: ("MOST_PIECES", "MOST_KINGS"),
 }
 _LIBRARY_MODULES = frozenset({variants_base.__name__})
 
@@ -109,10 +109,8 @@ def unsupported_reason(variant: Variant) -> str | None:
             continue
         if getattr(kind, name, default) != default:
             return f"{kind.__name__} declares {name}={getattr(kind, name)!r}"
-    if _precedence_code(variant) is None:
+    if _criteria_codes(variant) is None:
         return f"precedence {variant.precedence!r}"
-    if not getattr(variant, "men_capture_kings", True):
-        return "men may not capture kings"
     if variant.mid_capture_promotion not in _PROMOTION:
         return f"mid-capture promotion {variant.mid_capture_promotion!r}"
     g = variant.geometry
@@ -123,20 +121,40 @@ def unsupported_reason(variant: Variant) -> str | None:
     return None
 
 
-def _precedence_code(variant: Variant) -> int | None:
-    """The core's precedence kind for ``variant`` (None: a rule the core does not know)."""
-    precedence: object = variant.precedence
-    if isinstance(precedence, Precedence) and precedence in _PRECEDENCE:
-        return _PRECEDENCE[precedence]
-    criteria = getattr(variant, "capture_criteria", precedence)
-    if isinstance(criteria, tuple):
-        return _CRITERIA.get(tuple(str(getattr(c, "name", c)) for c in criteria))
-    return None
+def _criteria_codes(variant: Variant) -> list[int] | None:
+    """The declared capture precedence as the core's criterion codes, in order (None: a
+    criterion the core does not know)."""
+    criteria: object = getattr(variant, "capture_criteria", None)
+    if criteria is None:
+        precedence: object = variant.precedence
+        criteria = _PRECEDENCE_NAMES.get(precedence) if isinstance(precedence, Precedence) \
+            else precedence
+    if not isinstance(criteria, tuple):
+        return None
+    names = [str(getattr(c, "name", c)) for c in criteria]
+    if any(name not in _CRITERION_CODES for name in names) or len(names) > 8:
+        return None
+    return [_CRITERION_CODES[name] for name in names]
 
 
 def native_supported(variant: Variant) -> bool:
-    """Whether the compiled core plays ``variant`` (else the pure-Python engine does)."""
-    return native_available() and unsupported_reason(variant) is None
+    """Whether the compiled core plays ``variant`` (else the pure-Python engine does).
+
+    Besides :func:`unsupported_reason`, the ruleset's engine must build (the core refuses
+    tables beyond its limits); the answer is kept per ruleset object.
+    """
+    if not native_available():
+        return False
+    known = _SUPPORTED.get(variant)
+    if known is None:
+        known = unsupported_reason(variant) is None
+        if known:
+            try:
+                native_engine(variant)
+            except (ValueError, OverflowError, MemoryError, RuntimeError):
+                known = False
+        _SUPPORTED[variant] = known
+    return known
 
 
 def rules_spec(variant: Variant) -> dict[str, Any]:
@@ -160,7 +178,8 @@ def rules_spec(variant: Variant) -> dict[str, Any]:
         "man_moves": [dirs(variant.man_move_vectors, c) for c in Color],
         "man_captures": [dirs(variant.man_capture_vectors, c) for c in Color],
         "flying_kings": int(variant.flying_kings),
-        "precedence": _precedence_code(variant),
+        "criteria": _criteria_codes(variant),
+        "men_capture_kings": int(bool(getattr(variant, "men_capture_kings", True))),
         "immediate_removal": int(variant.immediate_removal),
         "no_reversal": int(variant.no_reversal),
         "promotion_rule": _PROMOTION[variant.mid_capture_promotion],
@@ -355,6 +374,7 @@ class NativeEngine:
 
 
 _ENGINES: WeakKeyDictionary[Variant, NativeEngine] = WeakKeyDictionary()
+_SUPPORTED: WeakKeyDictionary[Variant, bool] = WeakKeyDictionary()
 _ENGINES_LOCK = threading.Lock()
 
 

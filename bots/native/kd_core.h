@@ -26,6 +26,12 @@ typedef unsigned __int128 kd_bb; /* bit i = the ruleset's internal square index 
 
 enum { KD_WHITE = 0, KD_BLACK = 1 };
 enum { KD_PREC_FREE = 0, KD_PREC_MAX_PIECES = 1, KD_PREC_MAX_PIECES_THEN_KINGS = 2 };
+/* Capture-precedence criteria, applied in the declared order (each breaks the ties left by
+ * the ones before): the most pieces, the most kings, a king's capture over a man's, the
+ * capture meeting a king earliest in its chain. */
+enum { KD_CRIT_MOST_PIECES = 1, KD_CRIT_MOST_KINGS = 2, KD_CRIT_WITH_KING = 3,
+       KD_CRIT_EARLIEST_KING = 4 };
+#define KD_MAX_CRITERIA 8
 enum { KD_PROMO_STAYS_MAN = 0, KD_PROMO_ENDS_MOVE = 1, KD_PROMO_CONTINUES_AS_KING = 2 };
 
 /* A position: men and kings per colour, side to move. Same meaning as variants.Position. */
@@ -43,6 +49,8 @@ typedef struct KdMove {
     uint8_t ncaptured; /* popcount of captured */
     uint8_t nkings;    /* captured kings */
     uint8_t is_man;    /* the mover is a man */
+    uint64_t king_order; /* captured kings in jump order: bit 63 - i set if the i-th
+                            captured piece is a king (first 64 jumps) */
 } KdMove;
 
 /* Landing squares and capture order of one move (only filled on request). */
@@ -74,8 +82,13 @@ typedef struct KdRules {
     int n_man_move[2], man_move[2][KD_MAX_DIRS];
     int n_man_capture[2], man_capture[2][KD_MAX_DIRS];
     /* declared rules */
-    int flying_kings, precedence, immediate_removal, no_reversal, promotion_rule;
+    int flying_kings, immediate_removal, no_reversal, promotion_rule;
+    int men_capture_kings;                    /* 0: men may not capture kings */
+    int n_criteria, criteria[KD_MAX_CRITERIA]; /* capture precedence, KD_CRIT_* in order */
     int draw_plies, repetitions;
+    /* derived by kd_rules_finish: the leading criteria applied while chains are searched
+       (KD_PREC_*), and whether more criteria rank the complete captures afterwards */
+    int precedence, post_rank;
     /* derived by kd_rules_finish: one-step shifts (delta > 0 left shift, < 0 right) */
     int n_steps[2];
     int step_delta[2][KD_MAX_GROUPS];

@@ -121,16 +121,17 @@ static int parse_rules(PyObject *spec, KdRules *r) {
     int tmp[KD_MAX_SQ * KD_MAX_RAY];
     if (get_int(spec, "squares", &r->nsq) || get_int(spec, "directions", &r->ndirs) ||
         get_int(spec, "rows", &r->rows) || get_int(spec, "flying_kings", &r->flying_kings) ||
-        get_int(spec, "precedence", &r->precedence) ||
+        get_int(spec, "men_capture_kings", &r->men_capture_kings) ||
         get_int(spec, "immediate_removal", &r->immediate_removal) ||
         get_int(spec, "no_reversal", &r->no_reversal) ||
         get_int(spec, "promotion_rule", &r->promotion_rule) ||
         get_int(spec, "draw_plies", &r->draw_plies) ||
         get_int(spec, "repetitions", &r->repetitions))
         return -1;
+    r->n_criteria = get_item_ints(spec, "criteria", -1, r->criteria, KD_MAX_CRITERIA);
+    if (r->n_criteria < 0) return -1;
     if (r->nsq <= 0 || r->nsq > KD_MAX_SQ || r->ndirs <= 0 || r->ndirs > KD_MAX_DIRS ||
-        r->precedence < 0 || r->precedence > 2 || r->promotion_rule < 0 ||
-        r->promotion_rule > 2) {
+        r->promotion_rule < 0 || r->promotion_rule > 2) {
         PyErr_SetString(PyExc_ValueError, "rules outside what the core implements");
         return -1;
     }

@@ -29,6 +29,17 @@ static int add_group(int *n, int *deltas, kd_bb *srcs, int delta, kd_bb src) {
 
 int kd_rules_finish(KdRules *r) {
     if (r->nsq <= 0 || r->nsq > KD_MAX_SQ || r->ndirs <= 0 || r->ndirs > KD_MAX_DIRS) return -1;
+    if (r->n_criteria < 0 || r->n_criteria > KD_MAX_CRITERIA) return -1;
+    for (int i = 0; i < r->n_criteria; i++)
+        if (r->criteria[i] < KD_CRIT_MOST_PIECES || r->criteria[i] > KD_CRIT_EARLIEST_KING)
+            return -1;
+    /* as the reference: the leading "most pieces" (then "most kings") while searching */
+    r->precedence = KD_PREC_FREE;
+    if (r->n_criteria >= 1 && r->criteria[0] == KD_CRIT_MOST_PIECES)
+        r->precedence = (r->n_criteria >= 2 && r->criteria[1] == KD_CRIT_MOST_KINGS)
+                            ? KD_PREC_MAX_PIECES_THEN_KINGS
+                            : KD_PREC_MAX_PIECES;
+    r->post_rank = r->n_criteria > r->precedence;
     for (int c = 0; c < 2; c++) {
         r->n_steps[c] = 0;
         for (int i = 0; i < r->n_man_move[c]; i++) {
@@ -113,6 +124,11 @@ static void collect(Collector *c, int depth, kd_bb mask, int ncap, int kings, in
     m->ncaptured = (uint8_t)ncap;
     m->nkings = (uint8_t)kings;
     m->is_man = (uint8_t)c->is_man;
+    m->king_order = 0;
+    if (c->r->post_rank) {
+        for (int i = 0; i < depth && i < 64; i++)
+            if ((c->opp_kings >> c->capt[i]) & 1) m->king_order |= (uint64_t)1 << (63 - i);
+    }
     if (out->paths) {
         KdPath *p = &out->paths[out->n];
         p->len = (uint8_t)(depth + 1);
@@ -174,8 +190,10 @@ static int capture_search(Collector *c, int king, int crowned, const int *dirs, 
                 } else {
                     int all[KD_MAX_DIRS];
                     for (int k = 0; k < r->ndirs; k++) all[k] = k;
+                    kd_bb crowned_targets = new_targets;
+                    if (!r->men_capture_kings) crowned_targets |= c->opp_kings & ~new_mask;
                     if (capture_search(c, 1, 1, all, r->ndirs, land, depth + 1, new_mask,
-                                       new_kings, new_blockers, new_targets, d))
+                                       new_kings, new_blockers, crowned_targets, d))
                         continued = 1;
                     else
                         stops[nstops++] = (uint8_t)land;
@@ -201,6 +219,43 @@ static int capture_search(Collector *c, int king, int crowned, const int *dirs, 
     return any;
 }
 
+/* Compares a and b on every declared criterion: > 0 when a ranks higher. */
+static int criteria_cmp(const KdRules *r, const KdMove *a, const KdMove *b) {
+    for (int i = 0; i < r->n_criteria; i++) {
+        int64_t x = 0, y = 0;
+        switch (r->criteria[i]) {
+        case KD_CRIT_MOST_PIECES: x = a->ncaptured; y = b->ncaptured; break;
+        case KD_CRIT_MOST_KINGS: x = a->nkings; y = b->nkings; break;
+        case KD_CRIT_WITH_KING: x = !a->is_man; y = !b->is_man; break;
+        default: /* earliest king: the tuple of king flags in jump order */
+            if (a->king_order != b->king_order) return a->king_order > b->king_order ? 1 : -1;
+            x = a->ncaptured; /* a tuple that extends an equal one ranks higher */
+            y = b->ncaptured;
+        }
+        if (x != y) return x > y ? 1 : -1;
+    }
+    return 0;
+}
+
+/* Keeps the captures that rank highest on all the criteria (order preserved). */
+static void post_rank(const KdRules *r, KdMoveList *out) {
+    int best = 0;
+    for (int i = 1; i < out->n; i++)
+        if (criteria_cmp(r, &out->m[i], &out->m[best]) > 0) best = i;
+    KdMove top = out->m[best];
+    int k = 0;
+    for (int i = 0; i < out->n; i++) {
+        if (criteria_cmp(r, &out->m[i], &top) == 0) {
+            if (k != i) {
+                out->m[k] = out->m[i];
+                if (out->paths) out->paths[k] = out->paths[i];
+            }
+            k++;
+        }
+    }
+    out->n = k;
+}
+
 static kd_bb man_starters(const KdRules *r, int color, kd_bb men, kd_bb opp, kd_bb empty) {
     kd_bb s = 0;
     for (int k = 0; k < r->n_jumps[color]; k++)
@@ -217,7 +272,9 @@ void kd_captures(const KdRules *r, const KdPos *p, KdMoveList *out) {
     out->overflow = 0;
     if (!opp) return;
     kd_bb occupied = men | kings | opp;
-    kd_bb starters = men ? man_starters(r, color, men, opp, r->full & ~occupied) : 0;
+    kd_bb man_targets = r->men_capture_kings ? opp : p->men[other];
+    kd_bb starters =
+        (men && man_targets) ? man_starters(r, color, men, man_targets, r->full & ~occupied) : 0;
     if (!(starters | kings)) return;
     Collector c;
     c.r = r;
@@ -235,7 +292,7 @@ void kd_captures(const KdRules *r, const KdPos *p, KdMoveList *out) {
         c.from = sq;
         c.path[0] = (uint8_t)sq;
         capture_search(&c, 0, 0, r->man_capture[color], r->n_man_capture[color], sq, 0, 0, 0,
-                       occupied ^ kd_bit(sq), opp, -1);
+                       occupied ^ kd_bit(sq), man_targets, -1);
     }
     c.is_man = 0;
     while (kings) {
@@ -245,6 +302,7 @@ void kd_captures(const KdRules *r, const KdPos *p, KdMoveList *out) {
         c.path[0] = (uint8_t)sq;
         capture_search(&c, 1, 0, all, r->ndirs, sq, 0, 0, 0, occupied ^ kd_bit(sq), opp, -1);
     }
+    if (r->post_rank && out->n > 1) post_rank(r, out);
 }
 
 int kd_has_capture(const KdRules *r, const KdPos *p) {
@@ -254,7 +312,8 @@ int kd_has_capture(const KdRules *r, const KdPos *p) {
     kd_bb men = p->men[color], kings = p->kings[color];
     kd_bb occupied = men | kings | opp;
     kd_bb empty = r->full & ~occupied;
-    if (men && man_starters(r, color, men, opp, empty)) return 1;
+    kd_bb man_targets = r->men_capture_kings ? opp : p->men[other];
+    if (men && man_targets && man_starters(r, color, men, man_targets, empty)) return 1;
     while (kings) {
         int sq = kd_lsb(kings);
         kings &= kings - 1;

@@ -36,6 +36,10 @@ class Player(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(default=timezone.now)
+    # Moderation (staff, in the Django admin): a banned player may not start, join or
+    # accept games, post seeks or play moves.
+    banned = models.BooleanField(default=False)
+    ban_reason = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["name"]

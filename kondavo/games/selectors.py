@@ -248,7 +248,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "variant": variant.key,
         "variant_name": variant.name,
         "board": variant.board.as_dict(),
-        "capture_rule": variant.precedence.description,
+        "capture_rule": variant.capture_rule_text(),
         "fen": game.fen,
         "ply": game.ply,
         "turn": side_name(position.turn),

@@ -337,6 +337,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "daphne",
+    "django.contrib.admin",  # for staff only: games, players, moderation, rulesets offered
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -527,6 +528,15 @@ KONDAVO_FIRST_MOVE_SECONDS = env_seconds("KONDAVO_FIRST_MOVE_SECONDS", 30.0)
 KONDAVO_ANALYSIS_MAX_DEPTH = env_int("KONDAVO_ANALYSIS_MAX_DEPTH", 14)
 KONDAVO_ANALYSIS_MAX_SECONDS = env_seconds("KONDAVO_ANALYSIS_MAX_SECONDS", 1.0)
 KONDAVO_ANALYSIS_RATE = env_int("KONDAVO_ANALYSIS_RATE", 120)
+
+# --------------------------------------------------------------------------- rulesets
+
+# The rulesets the site offers and their order: ruleset keys, comma-separated in the
+# environment. Empty: every installed ruleset (built-ins first, then plugins). The Django
+# admin can further disable and reorder them (frontend "rulesets offered by the site").
+KONDAVO_RULESETS = env_list("KONDAVO_RULESETS")
+# Directories of data-only rulesets (*.toml), os.pathsep-separated in the environment.
+KONDAVO_RULESET_DIRS = [d for d in (env_str("KONDAVO_RULESET_DIRS") or "").split(os.pathsep) if d]
 
 # --------------------------------------------------------------------------- rating
 

@@ -7,6 +7,7 @@ lead to, of thousands of positions from random games per ruleset.
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import subprocess
@@ -28,7 +29,7 @@ from bots.engine.native import (
     unsupported_reason,
 )
 from bots.engine.search import MATE_BOUND
-from variants import GameRecord, Move, Position, Variant, get_variant
+from variants import GameRecord, Move, Position, Variant, get_variant, variant_keys
 from variants.conformance import (
     ConformanceError,
     check_implementation,
@@ -44,33 +45,41 @@ pytestmark = pytest.mark.skipif(os.environ.get("KONDAVO_ENGINE", "").lower() == 
 
 ROOT = Path(__file__).resolve().parents[2]
 PERFT = ROOT / "variants" / "perft"
-EXAMPLE_SRC = ROOT / "examples" / "kondavo-russian" / "src"
 RULESETS = ["international", "english", "brazilian", "spanish", "turkish"]
-ALL = [*RULESETS, "russian"]
+# The example plugins (examples/<name>/src/<package>), each a package exporting its ruleset.
+PLUGIN_SOURCES = sorted(ROOT.glob("examples/*/src"))
+PLUGINS = [pkg.name for src in PLUGIN_SOURCES for pkg in src.iterdir()
+           if (pkg / "__init__.py").is_file()]
+ALL = [*RULESETS, *PLUGINS]
 
 
 @pytest.fixture(scope="module")
-def russian() -> Iterator[Variant]:
-    """The example plugin ruleset, imported from its source tree (nothing installed)."""
-    added = str(EXAMPLE_SRC) not in sys.path
-    if added:
-        sys.path.insert(0, str(EXAMPLE_SRC))
-    from kondavo_russian import RUSSIAN
+def plugins() -> Iterator[dict[str, Variant]]:
+    """The example plugin rulesets, imported from their source trees (nothing installed).
 
-    yield RUSSIAN
-    if added:
-        sys.path.remove(str(EXAMPLE_SRC))
+    The site's registry is loaded first, so it never sees these source trees (a plugin
+    built in place leaves entry-point metadata there)."""
+    variant_keys()
+    added = [str(src) for src in PLUGIN_SOURCES if str(src) not in sys.path]
+    sys.path[:0] = added
+    found: dict[str, Variant] = {}
+    for name in PLUGINS:
+        module = importlib.import_module(name)
+        found[name] = next(v for v in vars(module).values() if isinstance(v, Variant))
+    yield found
+    for src in added:
+        sys.path.remove(src)
 
 
 def ruleset(key: str, request: pytest.FixtureRequest) -> Variant:
-    if key == "russian":
-        return request.getfixturevalue("russian")  # type: ignore[no-any-return]
+    if key in PLUGINS:
+        return request.getfixturevalue("plugins")[key]  # type: ignore[no-any-return]
     return get_variant(key)
 
 
-def perft_file(key: str) -> Path:
-    if key == "russian":
-        return EXAMPLE_SRC / "kondavo_russian" / "russian.perft"
+def perft_file(key: str, variant: Variant) -> Path:
+    if key in PLUGINS:
+        return next(Path(sys.modules[key].__file__ or "").parent.glob("*.perft"))
     return PERFT / f"{key}.perft"
 
 
@@ -90,7 +99,7 @@ def test_every_ruleset_runs_on_the_core(key: str, request: pytest.FixtureRequest
 @pytest.mark.parametrize("key", ALL)
 def test_perft_tables(key: str, request: pytest.FixtureRequest) -> None:
     variant = ruleset(key, request)
-    ran = check_perft_file(variant, perft_file(key), max_nodes=20_000_000,
+    ran = check_perft_file(variant, perft_file(key, variant), max_nodes=20_000_000,
                            implementation=native_engine(variant))
     assert ran >= 6
 

@@ -87,3 +87,26 @@ def test_errors_exit_2_with_a_message() -> None:
         assert result.returncode == 2, args
         assert result.stderr.strip(), args
         assert result.stdout == "", args
+
+
+def test_check_runs_the_conformance_kit_against_the_declared_perft(tmp_path: Path) -> None:
+    result = run("check", "english", "--games", "3", "--max-nodes", "50000")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "ok"
+    assert any(line.startswith("reference perft:") and line.endswith(
+        "english.perft (cases up to 50000 nodes)") for line in lines)
+    cases = [line for line in lines if line.strip().startswith("perft_cases:")]
+    assert cases and int(cases[0].split(":")[1]) > 0
+
+
+def test_check_fails_on_a_wrong_reference_figure(tmp_path: Path) -> None:
+    suite = tmp_path / "wrong.perft"
+    suite.write_text("id start\nfen B:W21-32:B1-12\nperft 1 7\nperft 2 50\n")
+    result = run("check", "english", "--perft", str(suite), "--games", "1")
+    assert result.returncode == 1
+    assert "FAILED: english perft start depth 2: expected 50, got 49" in result.stdout
+    missing = run("check", "english", "--perft", str(tmp_path / "missing.perft"))
+    assert missing.returncode == 2 and "missing.perft" in missing.stderr
+    unknown = run("check", "no-such-ruleset")
+    assert unknown.returncode == 2 and "unknown ruleset" in unknown.stderr

@@ -163,3 +163,16 @@ def test_registry_by_gametype() -> None:
     assert registry.by_gametype("24,W,8,8,N1,1").key == "spanish"
     with pytest.raises(UnknownVariant):
         registry.by_gametype(99)
+
+
+def test_results_are_written_in_the_ruleset_scoring() -> None:
+    english = get_variant("english")
+    record = GameRecord.new(english)
+    record.push_notation("9-14")
+    text = write_pdn(record, {"Result": "2-0"})
+    assert '[Result "1-0"]' in text and text.rstrip().endswith("1-0")
+    assert '[Result "1/2-1/2"]' in write_pdn(record, {"Result": "1-1"})
+    international = get_variant("international")
+    assert '[Result "0-2"]' in write_pdn(GameRecord.new(international), {"Result": "0-1"})
+    (game,) = read_pdn(text)
+    assert game.result == "2-0"  # read back as the PDN 3.0 value

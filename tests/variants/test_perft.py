@@ -1,4 +1,4 @@
-"""Perft suites (variants/perft/<key>.perft) from RULES.md section 9 and the section 8 positions.
+"""Perft suites (variants/perft/<key>.perft) from and the section 8 positions.
 
 A failure prints the divide (per-root-move counts) to locate the wrong subtree.
 Deep entries (depth >= 7 or more than 2,000,000 nodes) are marked slow: run with -m slow.

@@ -1,4 +1,4 @@
-"""RULES.md section 4 (Brazilian): International rules on 8x8, algebraic notation."""
+"""Brazilian rules: International rules on 8x8, algebraic notation."""
 
 from __future__ import annotations
 

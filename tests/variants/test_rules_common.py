@@ -1,4 +1,4 @@
-"""RULES.md sections 1 and 2: alternation, results, draws, move identity, notation, errors."""
+"""Rules common to every ruleset: alternation, results, draws, move identity, notation, errors."""
 
 from __future__ import annotations
 

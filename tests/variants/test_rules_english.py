@@ -1,4 +1,4 @@
-"""RULES.md section 6 (English checkers). Numbering: 1 = b8 ... 29 = a1, 32 = g1."""
+"""English checkers rules. Numbering: 1 = b8 ... 29 = a1, 32 = g1."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_free_choice_of_capture_but_a_chain_must_be_completed(moves_of: Moves) -
 
 
 def test_crowning_ends_the_move() -> None:
-    # RULES.md section 8: the new king could jump 27 but the move ends on 31.
+    # the new king could jump 27 but the move ends on 31.
     position = ENG.parse_fen("B:W26,27:B22")
     legal = ENG.legal_moves(position)
     assert [ENG.format_move(position, m, legal) for m in legal] == ["22x31"]

@@ -1,4 +1,4 @@
-"""RULES.md section 3 (International) and the shared rules of section 1, one test per rule.
+"""International rules and the shared rules, one test per rule.
 
 Numbering (White at the bottom): 1 = b10 ... 5 = j10, 46 = a1 ... 50 = i1.
 """
@@ -54,7 +54,7 @@ def test_free_choice_among_maximal_captures_and_jumped_pieces_block(moves_of: Mo
 
 
 def test_two_paths_with_the_same_captures_are_one_move() -> None:
-    # RULES.md section 8: the king loops round and returns to 2, clockwise or not: one move.
+    # the king loops round and returns to 2, clockwise or not: one move.
     position = INTL.parse_fen("W:WK2:B7,8,17,18")
     legal = INTL.legal_moves(position)
     assert [INTL.format_move(position, m, legal) for m in legal] == ["2x2"]

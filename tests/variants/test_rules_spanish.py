@@ -1,4 +1,4 @@
-"""RULES.md section 5 (Spanish). Numbering: 1 = h1, 4 = b1, 5 = g2 ... 32 = a8."""
+"""Spanish rules. Numbering: 1 = h1, 4 = b1, 5 = g2 ... 32 = a8."""
 
 from __future__ import annotations
 

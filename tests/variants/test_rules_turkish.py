@@ -1,4 +1,4 @@
-"""RULES.md section 7 (Turkish / Dama): orthogonal, algebraic, a1 = White's near left."""
+"""Turkish (Dama) rules: orthogonal, algebraic, a1 = White's near left."""
 
 from __future__ import annotations
 
@@ -47,12 +47,12 @@ def test_captured_pieces_leave_at_once_so_their_squares_can_be_crossed(moves_of:
 
 
 def test_no_180_degree_turn_between_captures(moves_of: Moves) -> None:
-    # RULES.md section 8: going back down over d2 after taking d6 would reverse the line.
+    # Going back down over d2 after taking d6 would reverse the line.
     assert moves_of("turkish", "W:Wa1,Kd4:Bd6,d2,h8") == ["d4xd1", "d4xd7", "d4xd8"]
 
 
 def test_man_on_the_far_row_goes_on_sideways_as_a_man_and_is_crowned_at_the_end() -> None:
-    # RULES.md section 8. As a king on b8 it could fly down over b4; as a man it cannot.
+    # As a king on b8 it could fly down over b4; as a man it cannot.
     position = TUR.parse_fen("W:Wb6:Bb7,c8,b4,h5")
     legal = TUR.legal_moves(position)
     assert [TUR.format_move(position, m, legal) for m in legal] == ["b6xb8xd8"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from variants.base import Notation
 from variants.rulesets.international import International
+from variants.rulesets.rules_pages import RULES_PAGES
 
 
 class Brazilian(International):
@@ -11,6 +12,16 @@ class Brazilian(International):
     name = "Brazilian"
     aliases = ("brazil",)
     pdn_gametype = "26,W,8,8,A0,0"
+    perft_suite = "../perft/brazilian.perft"
+    display_names = {
+        "fr": "Dames brésiliennes",
+        "it": "Dama brasiliana",
+        "es": "Damas brasileñas",
+        "pt-br": "Damas brasileiras",
+        "tr": "Brezilya daması",
+        "pl": "Warcaby brazylijskie",
+    }
+    rules_pages = RULES_PAGES["brazilian"]
     rows = cols = 8
     initial_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
     notation = Notation.ALGEBRAIC

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from variants.base import DiagonalVariant, Precedence, PromotionRule
+from variants.rulesets.rules_pages import RULES_PAGES
 from variants.types import Color
 
 
@@ -11,8 +12,18 @@ class English(DiagonalVariant):
     name = "English checkers"
     aliases = ("checkers", "american")
     pdn_gametype = "21,B,8,8,N1,0"
-    initial_fen = "B:W21-32:B1-12"
+    perft_suite = "../perft/english.perft"
+    display_names = {
+        "fr": "Dames anglaises",
+        "it": "Dama inglese",
+        "es": "Damas inglesas",
+        "pt-br": "Damas inglesas",
+        "tr": "İngiliz daması",
+        "pl": "Warcaby angielskie",
+    }
+    rules_pages = RULES_PAGES["english"]
     scoring = "1-0"
+    initial_fen = "B:W21-32:B1-12"
     first_to_move = Color.BLACK
     side_names = ("White", "Black")
     # Men move and capture forward only; kings step one square and jump short.

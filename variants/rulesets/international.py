@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from variants.base import DiagonalVariant, Precedence
 from variants.geometry import DIAGONAL
+from variants.rulesets.rules_pages import RULES_PAGES
 
 
 class International(DiagonalVariant):
@@ -13,6 +14,16 @@ class International(DiagonalVariant):
     name = "International"
     aliases: ClassVar[tuple[str, ...]] = ("polish", "10x10")
     pdn_gametype = "20,W,10,10,N2,0"
+    perft_suite = "../perft/international.perft"
+    display_names = {
+        "fr": "Dames internationales",
+        "it": "Dama internazionale",
+        "es": "Damas internacionales",
+        "pt-br": "Damas internacionais",
+        "tr": "Uluslararası dama",
+        "pl": "Warcaby międzynarodowe",
+    }
+    rules_pages = RULES_PAGES["international"]
     rows = cols = 10
     initial_fen = "W:W31-50:B1-20"
     man_capture_vectors = DIAGONAL  # men capture backward too

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from variants.base import OrthogonalVariant, Precedence
+from variants.rulesets.rules_pages import RULES_PAGES
 from variants.types import Outcome, Position, Reason
 
 _FORWARD_AND_SIDEWAYS = ((1, 0), (0, -1), (0, 1))
@@ -13,9 +14,19 @@ class Turkish(OrthogonalVariant):
     name = "Turkish (Dama)"
     aliases = ("dama",)
     pdn_gametype = "30,W,8,8,A0,0"
+    perft_suite = "../perft/turkish.perft"
+    display_names = {
+        "fr": "Dames turques (Dama)",
+        "it": "Dama turca",
+        "es": "Damas turcas (Dama)",
+        "pt-br": "Damas turcas (Dama)",
+        "tr": "Türk daması",
+        "pl": "Warcaby tureckie (Dama)",
+    }
+    rules_pages = RULES_PAGES["turkish"]
+    scoring = "1-0"
     initial_fen = ("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
                    ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7")
-    scoring = "1-0"
     man_move_vectors = _FORWARD_AND_SIDEWAYS
     man_capture_vectors = _FORWARD_AND_SIDEWAYS
     flying_kings = True

@@ -328,8 +328,13 @@ export class Board {
         const col = flip ? b.cols - 1 - vc : vc;
         const q = byCell.get(`${row},${col}`);
         const cell = document.createElement("div");
-        // (row + col) odd = dark: a1 (bottom-left as White sees it) is dark.
-        cell.className = `kb-cell ${(row + col) % 2 ? "kb-dark" : "kb-light"}`;
+        // The ruleset says which colour its played squares are (board.playing_squares);
+        // the other squares take the other colour. Without it: a1 dark, (row + col) odd.
+        let dark = (row + col) % 2 === 1;
+        if (b.playing_squares && !b.all_squares) {
+          dark = !!q === (b.playing_squares === "dark");
+        }
+        cell.className = `kb-cell ${dark ? "kb-dark" : "kb-light"}`;
         if (q) {
           cell.classList.add("kb-sq");
           cell.dataset.square = q.label;

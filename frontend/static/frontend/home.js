@@ -7,8 +7,12 @@ const previewEl = document.getElementById("preview-board");
 const rulesLink = document.getElementById("rules-link");
 let preview = null;
 
+function checkedInput() {
+  return form.querySelector("input[name=ruleset]:checked");
+}
+
 function selected() {
-  const checked = form.querySelector("input[name=ruleset]:checked");
+  const checked = checkedInput();
   return checked ? checked.value : null;
 }
 
@@ -19,7 +23,12 @@ function show() {
   if (preview) preview.destroy();
   preview = new Board(previewEl, { board: data.board, fen: data.fen, coordinates: false });
   previewEl.removeAttribute("tabindex");
-  if (rulesLink) rulesLink.href = `/rules/${encodeURIComponent(key)}/`;
+  if (rulesLink) {
+    // A ruleset without a rules page gets no link (data-rules is empty).
+    const href = checkedInput().dataset.rules || "";
+    rulesLink.hidden = !href;
+    if (href) rulesLink.href = href; else rulesLink.removeAttribute("href");
+  }
 }
 
 /** The level menu names each level with its nominal rating in the chosen ruleset. */

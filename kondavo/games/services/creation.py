@@ -17,6 +17,7 @@ from kondavo.games import clock
 from kondavo.games.errors import GameError
 from kondavo.games.history import position_key
 from kondavo.games.models import Game
+from kondavo.games.moderation import require_not_banned, require_offered
 from kondavo.games.selectors import abort_at, clocks_payload, players_payload
 from kondavo.games.services import clocks
 from kondavo.games.services.clocks import game_flag_if_expired
@@ -89,7 +90,9 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     """A new game. With ``opponent`` both seats are filled and it starts at once; without,
     ``creator`` takes ``color`` and the other seat stays open (status ``waiting``)."""
     now = clock.resolve(now)
+    require_not_banned(creator, opponent)
     variant = variant_of(ruleset)
+    require_offered(variant.key)
     try:
         tc = get_time_control(time_control)
     except ValueError as exc:
@@ -166,6 +169,7 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
         return game
     if game.status != Game.Status.WAITING:
         raise GameError("not_allowed", "this game already has two players")
+    require_not_banned(player)
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
     if game.rated and player.kind != Player.Kind.USER:

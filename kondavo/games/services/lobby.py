@@ -16,6 +16,7 @@ from kondavo.accounts.models import Player
 from kondavo.games import clock, events
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game, LobbyState, Seek
+from kondavo.games.moderation import require_not_banned, require_offered
 from kondavo.games.selectors import game_url, seeks_open
 from kondavo.games.services.creation import game_create, variant_of
 from kondavo.games.timecontrols import get_time_control
@@ -44,7 +45,9 @@ SEEK_COLORS = ("white", "black", "random")
 @transaction.atomic
 def seek_create(*, player: Player, ruleset: str, time_control: str,
                 rated: bool = False, color: str = "random") -> Seek:
+    require_not_banned(player)
     variant = variant_of(ruleset)
+    require_offered(variant.key)
     color = str(color or "random").lower()
     if color not in SEEK_COLORS:
         raise GameError("bad_request", "color must be white, black or random")
@@ -121,6 +124,7 @@ def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) ->
         raise GameError("not_found", "this seek is no longer open")
     if seek.player_id == player.pk:
         raise GameError("not_allowed", "you cannot accept your own seek")
+    require_not_banned(player)
     if player.is_bot:
         raise GameError("not_allowed", "bots do not accept seeks")
     game = game_create(creator=seek.player, ruleset=seek.ruleset,

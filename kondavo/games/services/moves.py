@@ -20,6 +20,7 @@ from kondavo.games import clock
 from kondavo.games.errors import GameError
 from kondavo.games.history import next_repetition, repetition_of, resume_record
 from kondavo.games.models import Game
+from kondavo.games.moderation import require_not_banned
 from kondavo.games.selectors import (
     abort_at,
     clock_remaining,
@@ -100,6 +101,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
     write = GameWrite.lock(game_id, now)
     game = write.game
     side = write.seat(player)
+    require_not_banned(player)
     if clocks.flag_locked(write):
         return game, GameError("game_over", "time is up: the game is over")
     require_active(game)

@@ -18,6 +18,12 @@ class Russian(DiagonalVariant):
     name = "Russian"
     aliases = ("shashki",)
     pdn_gametype = "25,W,8,8,A0,0"
+    perft_suite = "russian.perft"
+    summary = {"en": "8x8, flying kings, men capture backward, free choice of capture; a man "
+                     "crowned during a capture goes on as a king.",
+               "fr": "8x8, dames volantes, les pions prennent en arrière, prise au choix ; un "
+                     "pion promu pendant une prise continue comme dame."}
+    display_names = {"fr": "Dames russes", "it": "Dama russa"}
     rows = cols = 8
     notation = Notation.ALGEBRAIC
     initial_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"

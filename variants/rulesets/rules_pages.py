@@ -1,21 +1,13 @@
-"""The rules pages' text, per ruleset and language (written from docs RULES.md).
+"""The built-in rulesets' rules pages, per ruleset and language (English, French, Italian).
 
-English, French and Italian are complete. Other interface languages fall back to English
-(the page says so). Each entry: a title, a one-line summary and (heading, paragraphs) sections.
+Each built-in declares its pages as ``rules_pages = RULES_PAGES[key]`` (a plugin declares
+its own the same way). A page is a title, a one-line summary and (heading, paragraphs)
+sections; the site falls back to English for other languages and says so.
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
-
-
-class RulesText(TypedDict):
-    title: str
-    summary: str
-    sections: list[tuple[str, list[str]]]
-
-
-RULES_LANGUAGES = ("en", "fr", "it")
+from variants.base import RulesPage
 
 _COMMON: dict[str, list[tuple[str, list[str]]]] = {
     "en": [
@@ -52,7 +44,7 @@ _COMMON: dict[str, list[tuple[str, list[str]]]] = {
     ],
 }
 
-RULES: dict[str, dict[str, RulesText]] = {
+_RULES: dict[str, dict[str, RulesPage]] = {
     "international": {
         "en": {
             "title": "International draughts",
@@ -551,10 +543,8 @@ RULES: dict[str, dict[str, RulesText]] = {
 }
 
 
-def rules_text(key: str, language: str) -> tuple[RulesText, str]:
-    """The rules of ``key`` in ``language`` (or English), and the language actually used."""
-    lang = (language or "en").split("-")[0].lower()
-    if lang not in RULES_LANGUAGES:
-        lang = "en"
-    text = RULES[key][lang]
-    return {**text, "sections": [*text["sections"], *_COMMON[lang]]}, lang
+RULES_PAGES: dict[str, dict[str, RulesPage]] = {
+    key: {lang: {**page, "sections": [*page["sections"], *_COMMON[lang]]}
+          for lang, page in pages.items()}
+    for key, pages in _RULES.items()
+}
