@@ -39,6 +39,10 @@ class Game(models.Model):
         RESIGN = "resign", "Resignation"
         TIMEOUT = "timeout", "Time out"
         ABANDONED = "abandoned", "Opponent left"
+        # Reasons of aborted games (no result):
+        NO_FIRST_MOVE = "no_first_move", "No first move in time"
+        BY_PLAYER = "by_player", "Aborted by a player"
+        BY_STAFF = "by_staff", "Aborted by the staff"
 
     id = models.CharField(primary_key=True, max_length=12, default=new_game_id, editable=False)
     ruleset = models.CharField(max_length=32)  # a stable key of the variants registry
@@ -105,8 +109,8 @@ class Game(models.Model):
                 name="game_winner_valid",
             ),
             models.CheckConstraint(
-                condition=Q(reason="") | Q(status="finished"),
-                name="game_reason_only_when_finished",
+                condition=Q(reason="") | Q(status__in=["finished", "aborted"]),
+                name="game_reason_only_when_over",
             ),
             models.CheckConstraint(
                 condition=~Q(status="active")

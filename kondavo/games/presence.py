@@ -6,7 +6,10 @@ socket opens and at each heartbeat (the page pings every ``heartbeat`` seconds),
 when it closes cleanly. A socket that dies any other way (a killed Daphne, a consumer that
 failed, a lost network) simply stops being refreshed and counts as gone ``ttl`` seconds
 after its last heartbeat at most. A side is online while one of its entries has not
-expired; when none is left, it left at the latest expiry among its entries.
+expired; when none is left, it left at the latest expiry among its entries. A game's entries
+also hold when the store began keeping them (``epoch``): a player the store has never seen
+counts as gone from then at the earliest, so a store that lost its data (a Redis restart)
+never makes a present player claimable at once.
 
 Stores: Redis (``REDIS_URL`` set: one sorted set per game, shared by every Daphne) or, in
 the embedded mode, this process's memory (one Daphne). Entries older than ``KEEP`` are
@@ -47,6 +50,12 @@ class PresenceView:
     online: dict[str, bool] = field(default_factory=dict)
     left_at: dict[str, float | None] = field(default_factory=dict)  # None: never seen
     spectators: int = 0
+    # Since when the store has kept this game's presence (its entries are lost with a Redis
+    # restart, or a restart of the embedded mode's process); None: it has none.
+    epoch: float | None = None
+
+
+EPOCH = "epoch:"  # the entry holding ``PresenceView.epoch``
 
 
 def view_of(entries: dict[str, float], now: float) -> PresenceView:
@@ -63,7 +72,7 @@ def view_of(entries: dict[str, float], now: float) -> PresenceView:
             prev = latest[role]
             latest[role] = expires if prev is None else max(prev, expires)
     left_at = {side: (None if online[side] else latest[side]) for side in online}
-    return PresenceView(now, online, left_at, spectators)
+    return PresenceView(now, online, left_at, spectators, entries.get(EPOCH))
 
 
 class PresenceStore(Protocol):
@@ -92,6 +101,7 @@ class MemoryPresence:
             entries = self._games.setdefault(game_id, {})
             entries[member] = expires
             self._prune(entries, now)
+            entries.setdefault(EPOCH, now)
             return view_of(dict(entries), now)
 
     def close(self, game_id: str, member: str, now: float) -> PresenceView:
@@ -120,7 +130,7 @@ class RedisPresence:
         return KEY_PREFIX + game_id
 
     @staticmethod
-    def _entries(raw: list[tuple[Any, float]]) -> dict[str, float]:
+    def _entries(raw: Any) -> dict[str, float]:
         return {(m.decode() if isinstance(m, bytes) else str(m)): float(s) for m, s in raw}
 
     def refresh(self, game_id: str, member: str, expires: float,
@@ -129,6 +139,7 @@ class RedisPresence:
         pipe = self._redis.pipeline(transaction=False)
         pipe.zadd(key, {member: expires})
         pipe.zremrangebyscore(key, "-inf", now - KEEP)
+        pipe.zadd(key, {EPOCH: now}, nx=True)
         pipe.expire(key, int(KEEP))
         pipe.zrange(key, 0, -1, withscores=True)
         return view_of(self._entries(pipe.execute()[-1]), now)

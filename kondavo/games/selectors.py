@@ -82,6 +82,15 @@ def clock_running(game: Game) -> str | None:
     return turn_of(game)
 
 
+def abort_payload(game: Game) -> dict[str, Any] | None:
+    """Why an aborted game was aborted: ``{reason, side}`` (``side``: who did not make a
+    first move in time); None for other games."""
+    if game.status != Game.Status.ABORTED:
+        return None
+    reason = game.reason or "by_player"
+    return {"reason": reason, "side": turn_of(game) if reason == "no_first_move" else None}
+
+
 def abort_at(game: Game) -> int | None:
     """Before each side's first move: when the game is aborted if the side to move has not
     moved (epoch ms); None otherwise (and while a bot is to move)."""
@@ -171,12 +180,14 @@ def claim_seconds() -> float:
 
 def away_since(game: Game, view: PresenceView, side: str) -> float | None:
     """Since when (epoch seconds) the player of ``side`` has had no live socket; None while
-    online. A player never seen counts from the start of the game."""
+    online. A player never seen counts from the start of the game, or from when the presence
+    store began keeping this game's presence if later (it lost its data meanwhile)."""
     if view.online.get(side, False):
         return None
     left = view.left_at.get(side)
-    if left is None and game.started is not None:
-        left = game.started.timestamp()
+    if left is None:  # never seen: from the start, but not before the store kept presence
+        epoch = view.epoch if view.epoch is not None else view.now
+        left = max(game.started.timestamp(), epoch) if game.started is not None else epoch
     return left
 
 
@@ -257,6 +268,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "legal": legal,
         "clocks": clocks_payload(game, now),
         "abort_at": abort_at(game),
+        "abort": abort_payload(game),
         "players": players_payload(game),
         "you": game.side_of(viewer),
         "status": game.status,

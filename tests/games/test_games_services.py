@@ -230,7 +230,7 @@ def test_abort_only_before_both_sides_moved(pair: Any) -> None:
     game_play_move(game_id=game.id, player=pair[0], ply=0, move_text="32-28")
     game_abort(game_id=game.id, player=pair[1])
     game.refresh_from_db()
-    assert game.status == "aborted" and game.reason == "" and game.winner is None
+    assert game.status == "aborted" and game.reason == "by_player" and game.winner is None
     game2 = new_game(pair)
     game_play_move(game_id=game2.id, player=pair[0], ply=0, move_text="32-28")
     game_play_move(game_id=game2.id, player=pair[1], ply=1, move_text="19-23")
@@ -389,7 +389,8 @@ def test_no_first_move_aborts_unrated(pair: Any, fake_clock: Any, time_control: 
     fake_clock.advance(seconds=1)
     assert game_flag_sweep() == 1
     game.refresh_from_db()
-    assert (game.status, game.winner, game.reason) == ("aborted", None, "")
+    assert (game.status, game.winner, game.reason) == ("aborted", None, "no_first_move")
+    assert game_state(game, None)["abort"] == {"reason": "no_first_move", "side": "black"}
     assert calls == []
     with pytest.raises(GameError) as err:
         game_play_move(game_id=game.id, player=pair[1], ply=1, move_text="20-24")
@@ -546,6 +547,34 @@ def test_claim_draw_and_tabs_and_spectators(pair: Any, fake_clock: Any, settings
     game.refresh_from_db()
     assert (game.status, game.winner, game.reason) == ("finished", None, "abandoned")
     assert game_state(game, None)["result"]["score"] == "1-1"
+
+
+@pytest.mark.embedded  # the in-process store too
+def test_lost_presence_data_never_makes_a_player_claimable_at_once(
+        pair: Any, fake_clock: Any, settings: Any) -> None:
+    """Redis restarted (or the embedded process): every entry is gone, but a player it has
+    not seen since counts as gone only from then, and is back at their next heartbeat."""
+    from kondavo.games import presence
+
+    settings.KONDAVO_FIRST_MOVE_SECONDS = 3600
+    settings.KONDAVO_CLAIM_VICTORY_SECONDS = 60
+    white, black = pair
+    game = new_game(pair)
+    _open(game, white, "w1")
+    b, _ = _open(game, black, "b1")
+    fake_clock.advance(seconds=600)
+    store = presence.store()
+    if isinstance(store, presence.RedisPresence):
+        store._redis.delete(presence.KEY_PREFIX + game.id)
+    else:
+        store._games.pop(game.id, None)
+    w, seen = _open(game, white, "w2")  # White's heartbeat after the loss
+    assert seen["black"] is False
+    assert seen["claim_at"]["black"] == int(fake_clock.current.timestamp() * 1000) + 60_000
+    with pytest.raises(GameError):
+        game_claim_victory(game_id=game.id, player=white)
+    game = Game.objects.select_related("white", "black").get(pk=game.id)
+    assert game_presence_heartbeat(game=game, member=b)["black"] is True
 
 
 def test_never_connected_opponent_counts_from_the_start(pair: Any, fake_clock: Any,

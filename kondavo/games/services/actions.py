@@ -94,7 +94,7 @@ def game_abort(*, game_id: str, player: Player, now: datetime | None = None) -> 
             raise GameError("game_over", "the game is over")
         if game.status == Game.Status.ACTIVE and game.ply >= 2:
             raise GameError("not_allowed", "both sides have moved: resign instead")
-        clocks.abort(write, reason="by_player", side=side)
+        clocks.abort(write, reason=str(Game.Reason.BY_PLAYER), side=side)
 
     return _action(game_id, player, now, body)
 

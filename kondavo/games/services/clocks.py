@@ -77,10 +77,11 @@ def stop(game: Game, now: datetime) -> None:
 
 def abort(write: GameWrite, *, reason: str, side: str | None) -> None:
     """End the game without a result, unrated (publishes ``end`` with ``result: null`` and
-    ``abort: {reason, side}``)."""
+    ``abort: {reason, side}``; ``reason`` is kept: ``no_first_move`` or ``by_player``)."""
     game = write.game
     stop(game, write.now)
     game.status = Game.Status.ABORTED
+    game.reason = reason
     game.finished = write.now
     game.draw_offer = None
     write.add("end", {"status": game.status, "result": None,
@@ -107,7 +108,7 @@ def flag_locked(write: GameWrite) -> bool:
         return False
     side = turn_of(game)
     if game.ply < 2:
-        abort(write, reason="no_first_move", side=side)
+        abort(write, reason=str(Game.Reason.NO_FIRST_MOVE), side=side)
         write.save()
         return True
     if clock_running(game) is None:
