@@ -369,8 +369,8 @@ MIDDLEWARE = [
 ]
 
 AUTHENTICATION_BACKENDS = [
-    # First: refuses authentication while the client is locked out, counts failures.
-    "axes.backends.AxesStandaloneBackend",
+    # First: refuses authentication while the client is locked out (django-axes).
+    "kondavo.accounts.backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 

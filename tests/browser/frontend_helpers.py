@@ -6,13 +6,17 @@ from typing import Any
 
 
 def player_of(page: Any) -> Any:
-    """The guest Player of the browser context ``page`` belongs to."""
+    """The guest Player of the browser context ``page`` belongs to (made now if the visitor
+    has none yet; the page must come from the site)."""
     from django.contrib.sessions.backends.db import SessionStore
 
     from kondavo.accounts.models import Player
     from kondavo.accounts.services import GUEST_SESSION_KEY
 
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    if "sessionid" not in cookies:  # no identity yet: get one, as a first action would
+        become_guest(page)
+        cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     session = SessionStore(session_key=cookies["sessionid"])
     return Player.objects.get(guest_key=session[GUEST_SESSION_KEY])
 

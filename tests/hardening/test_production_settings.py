@@ -69,6 +69,7 @@ def test_secret_key_problem() -> None:
     assert secret_key_problem(value) is not None
 
 
+@pytest.mark.django_db
 def test_hsts_is_sent_on_https_behind_the_proxy(client: Any, settings: Any) -> None:
     """As production has it: the proxy's X-Forwarded-Proto makes the request secure, and
     only then is HSTS sent."""
