@@ -10,17 +10,25 @@ random opening (2-4 random plies, from the seed), each side playing White once. 
 - for International, the top level against dame-rs (a Rust engine on PyPI, benchmark
   only) at equal time per move, when ``import dame`` works.
 
+``--issue10`` prints only issue 10's acceptance table: level 8 against dame-rs and the
+py-draughts engine (International; ``make bench-peers``) and against "today's level 8" (the
+pure-Python search with the hand-set evaluation, as of commit e377148) in every ruleset, all
+at ``--time`` per move. ``--write-ratings`` chains the level-vs-level scores into nominal
+ratings (level 1 = 800) written to ``bots/engine/data/ratings.json``.
+
 It also measures level-8 search speed (nodes/s) per ruleset. Results are printed and saved
 as a Markdown table under ``bench/results/strength-<date>.md``.
 
     python -m bench.strength --quick
     python -m bench.strength --rulesets english,turkish --games 8 --time 0.1
+    python -m bench.strength --issue10 --games 20 --time 1
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import math
 import random
 import sys
@@ -30,8 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bots.engine import EngineConfig, choose_move, search_level
+from bots.engine import EngineConfig, Searcher, choose_move, search_level, uses_native
+from bots.engine.evaluation import evaluator_legacy
 from bots.engine.levels import LEVELS, MAX_LEVEL
+from bots.engine.ratings import RATINGS_FILE
 from variants import Color, GameRecord, Move, Position, Variant, get_variant
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -97,6 +107,52 @@ def dame_player(time_per_move: float) -> Player | None:
                     and set(move.captured) == captured):
                 return move
         raise RuntimeError(f"dame-rs move {found} is not legal in {record.position}")
+    return play
+
+
+def baseline_player(time_per_move: float) -> Player:
+    """"Today's level 8" as of commit e377148: the pure-Python search with the hand-set
+    evaluation, thinking ``time_per_move`` seconds (kept as the lab's fixed yardstick)."""
+    def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        searcher = Searcher(variant, history=record.positions[:-1],
+                            quiet_plies=record.quiet_plies,
+                            deadline=time.perf_counter() + time_per_move,
+                            rng=random.Random(rng.getrandbits(32)),
+                            evaluator=evaluator_legacy(variant))
+        found = searcher.run(record.position)
+        if found.move is None:
+            raise ValueError("no legal move")
+        return found.move
+    return play
+
+
+PY_DRAUGHTS_DIR = Path(__file__).resolve().parent.parent / ".venv" / "bench-peers" / "py-draughts"
+
+
+def py_draughts_player(time_per_move: float) -> Player | None:
+    """py-draughts' TurboEngine (pure Python, International only) at ``time_per_move``
+    seconds, from ``make bench-peers``; None when it is not installed."""
+    if not PY_DRAUGHTS_DIR.is_dir():
+        return None
+    if str(PY_DRAUGHTS_DIR) not in sys.path:
+        sys.path.append(str(PY_DRAUGHTS_DIR))  # last: the venv's own packages win
+    try:
+        from draughts.boards.standard import Board
+        from draughts.engines.turbo import TurboEngine
+    except ImportError:
+        return None
+    engine = TurboEngine(depth_limit=None, time_limit=time_per_move)
+
+    def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        board = Board.from_fen(variant.format_fen(record.position))
+        found: Any = engine.get_best_move(board)
+        origin, dest = found.square_list[0], found.square_list[-1]
+        captured = set(found.captured_list)
+        for move in record.legal_moves():
+            if (move.path[0] == origin and move.path[-1] == dest
+                    and set(move.captured) == captured):
+                return move
+        raise RuntimeError(f"py-draughts move {found} is not legal in {record.position}")
     return play
 
 
@@ -232,8 +288,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true",
                         help="2 games per pairing, 0.3 s per move for level 8")
+    parser.add_argument("--issue10", action="store_true",
+                        help="only the issue-10 table: level 8 against dame-rs and py-draughts "
+                             "(International) and against today's level 8 (every ruleset), "
+                             "everyone at --time per move")
+    parser.add_argument("--only", default=None,
+                        help="--issue10: only opponents whose name contains this "
+                             "(dame-rs, py-draughts, today's)")
+    parser.add_argument("--write-ratings", action="store_true",
+                        help="chain the level-vs-level scores into nominal ratings (level 1 "
+                             f"= {ANCHOR}) and write them to {RATINGS_FILE.name}")
+    parser.add_argument("--eval-ab", nargs="*", default=None, metavar="WEIGHTS.json",
+                        help="evaluation A/B on the compiled core at --ab-nodes per move: "
+                             "the committed fitted weights (or the given files, one per "
+                             "ruleset) against the hand-set evaluation, or with two files "
+                             "per ruleset given as A.json:B.json, A against B")
+    parser.add_argument("--ab-nodes", type=int, default=20_000)
+    parser.add_argument("--ratings-from", nargs="*", default=None,
+                        help="rebuild ratings.json from the level-vs-level rows of saved "
+                             "result tables (no games played)")
     parser.add_argument("--out", default=None, help="Markdown output file")
     args = parser.parse_args(argv)
+    if args.issue10:
+        return issue10(args, argv)
+    if args.eval_ab is not None:
+        return eval_ab(args, argv)
+    if args.ratings_from:
+        write_ratings(ladder_from_tables(args.ratings_from))
+        return 0
     if args.quick:
         args.games, args.time = 2, 0.3
     pairs = max(1, (args.games + 1) // 2)
@@ -278,13 +360,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines.append(row)
         print(row, flush=True)
 
+    ladder: dict[str, dict[int, tuple[float, int]]] = {}
     for ruleset in rulesets:
         if not args.no_levels:
             for level in levels:
                 player_config = top_config if level == top else config
-                report(match(ruleset, f"L{level}", engine_player(level, player_config),
-                             f"L{level - 1}", engine_player(level - 1, config), pairs,
-                             args.seed, args.max_plies))
+                r = match(ruleset, f"L{level}", engine_player(level, player_config),
+                          f"L{level - 1}", engine_player(level - 1, config), pairs,
+                          args.seed, args.max_plies)
+                ladder.setdefault(ruleset, {})[level] = (sum(r.scores), r.games)
+                report(r)
         if not args.no_baselines:
             report(match(ruleset, f"L{top}", engine_player(top, top_config), "random",
                          random_player, pairs, args.seed, args.max_plies))
@@ -302,11 +387,196 @@ def main(argv: Sequence[str] | None = None) -> int:
                 report(match(ruleset, f"L{top}", engine_player(top, config),
                              f"dame-rs {args.time}s", dame, pairs, args.seed,
                              args.max_plies))
+    if args.write_ratings:
+        lines += ["", "## Nominal ratings", ""] + write_ratings(ladder)
     out = Path(args.out) if args.out else RESULTS_DIR / f"strength-{dt.date.today()}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n")
     print(f"\nsaved {out}")
     return 0
+
+
+ANCHOR = 800  # nominal rating of level 1
+
+
+def chain_ratings(steps: dict[int, tuple[float, int]]) -> dict[int, int]:
+    """Ratings from level 1 (= ANCHOR) up, adding the Elo of each level's score against the
+    level below (``steps[level]``: points and games); stops at the first unmeasured level.
+
+    Each score counts one extra virtual draw, ``(points + 0.5) / (games + 1)``, so a short
+    match won outright gives a large but finite step instead of the clamp."""
+    ratings = {1: ANCHOR}
+    level = 2
+    while level in steps:
+        points, games = steps[level]
+        ratings[level] = round(ratings[level - 1] + _elo((points + 0.5) / (games + 1)))
+        level += 1
+    return ratings
+
+
+def write_ratings(ladder: dict[str, dict[int, tuple[float, int]]]) -> list[str]:
+    """Merge the chained ratings of every fully measured ruleset into ratings.json."""
+    try:
+        table = json.loads(RATINGS_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        table = {}
+    out = []
+    for ruleset, results in ladder.items():
+        ratings = chain_ratings(results)
+        if len(ratings) < MAX_LEVEL:
+            out.append(f"{ruleset}: levels 2-{MAX_LEVEL} not all measured; not written")
+            continue
+        table[ruleset] = {str(lv): r for lv, r in sorted(ratings.items())}
+        counts = sorted({g for _p, g in results.values()})
+        out.append(f"{ruleset}: " + ", ".join(f"L{lv} {r}" for lv, r in ratings.items())
+                   + f" ({'/'.join(map(str, counts))} games per adjacent pair)")
+    RATINGS_FILE.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n",
+                            encoding="utf-8")
+    for line in out:
+        print(line)
+    return out
+
+
+def ladder_from_tables(paths: Sequence[str]) -> dict[str, dict[int, tuple[float, int]]]:
+    """Level-vs-level results (``| ruleset | L<n> | L<n-1> | W | D | L |`` rows) of saved
+    tables. Rows of one file for the same pairing add up; a later file's pairing replaces
+    an earlier file's (a re-measurement, e.g. after a level changed)."""
+    ladder: dict[str, dict[int, tuple[float, int]]] = {}
+    for path in paths:
+        found: dict[tuple[str, int], tuple[float, int]] = {}
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 6 or not (cells[1][:1] == "L" and cells[2][:1] == "L"):
+                continue
+            try:
+                level, below = int(cells[1][1:]), int(cells[2][1:])
+                wins, draws, losses = int(cells[3]), int(cells[4]), int(cells[5])
+            except ValueError:
+                continue
+            if below != level - 1:
+                continue
+            points, games = found.get((cells[0], level), (0.0, 0))
+            found[(cells[0], level)] = (points + wins + draws / 2,
+                                        games + wins + draws + losses)
+        for (ruleset, level), result in found.items():
+            ladder.setdefault(ruleset, {})[level] = result
+    return ladder
+
+
+def native_player(variant: Variant, params: list[int], nodes: int) -> Player:
+    from bots.engine.native import NativeEngine
+
+    engine = NativeEngine(variant, tt_mb=16, params=params)
+
+    def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        found = engine.search(record, node_limit=nodes, seed=rng.getrandbits(32))
+        if found.move is None:
+            raise ValueError("no legal move")
+        return found.move
+    return play
+
+
+def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """Two evaluations at equal nodes on the compiled core, per ruleset."""
+    from bots.engine.features import (
+        default_model,
+        native_params,
+        space_for,
+        weights_from_model,
+    )
+
+    pairs = max(1, (args.games + 1) // 2)
+    rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
+    given = {}
+    for spec in args.eval_ab:
+        a, _, b = spec.partition(":")
+        given[json.loads(Path(a).read_text(encoding="utf-8"))["ruleset"]] = (a, b or None)
+
+    def params(variant: Variant, path: str | None) -> tuple[str, list[int]]:
+        space = space_for(variant)
+        if path is None:
+            return "hand-set", native_params(variant, weights_from_model(
+                space, default_model(variant)))
+        if path == "committed":
+            return "fitted", native_params(variant)
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        return Path(path).name, native_params(variant, weights_from_model(space, doc["full"]))
+
+    lines = [f"# Evaluation A/B, {dt.date.today().isoformat()}", "",
+             f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
+             f"{2 * pairs} games per match, {args.ab_nodes:,} nodes per move for both sides "
+             "on the compiled core, colour-alternating pairs from random 2-4 ply openings.",
+             "", "| ruleset | A | B | W | D | L | score of A | Elo [95%] | time |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    print("\n".join(lines), flush=True)
+    for ruleset in rulesets:
+        variant = get_variant(ruleset)
+        a_path, b_path = given.get(ruleset, ("committed", None))
+        name_a, pa = params(variant, a_path)
+        name_b, pb = params(variant, b_path)
+        r = match(ruleset, name_a, native_player(variant, pa, args.ab_nodes), name_b,
+                  native_player(variant, pb, args.ab_nodes), pairs, args.seed,
+                  args.max_plies)
+        elo, lo, hi = r.elo()
+        row = (f"| {ruleset} | {name_a} | {name_b} | {r.wins} | {r.draws} | {r.losses} | "
+               f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
+               f"{r.seconds:.0f} s |")
+        lines.append(row)
+        print(row, flush=True)
+    if args.out:
+        Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"\nsaved {args.out}")
+    return 0
+
+
+def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """The acceptance table of issue 10, every engine at ``--time`` seconds per move."""
+    pairs = max(1, (args.games + 1) // 2)
+    rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
+    t = args.time
+    config = EngineConfig(move_time=t, max_move_time=t)
+    top = f"L{MAX_LEVEL}"
+    lines = [f"# Issue 10 strength table, {dt.date.today().isoformat()}", "",
+             f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
+             f"{2 * pairs} games per match, colour-alternating pairs from random 2-4 ply "
+             f"openings, every engine at {t} s per move, one game at a time. Level 8 runs "
+             f"on {'the compiled core' if _native(rulesets) else 'the pure-Python engine'}. "
+             "\"Today's L8\" is the pure-Python search with the hand-set evaluation (the "
+             f"engine as of commit e377148) at the same time. Unfinished after "
+             f"{args.max_plies} plies: draw.", "",
+             "| ruleset | player | opponent | W | D | L | score | Elo [95%] | time |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    print("\n".join(lines), flush=True)
+    l8 = engine_player(MAX_LEVEL, config)
+    matches: list[tuple[str, str, Player | None]] = []
+    if "international" in rulesets:
+        matches.append(("international", f"dame-rs {t}s", dame_player(t)))
+        matches.append(("international", f"py-draughts {t}s", py_draughts_player(t)))
+    for ruleset in rulesets:
+        matches.append((ruleset, f"today's L8 {t}s", baseline_player(t)))
+    for ruleset, name, opponent in matches:
+        if args.only and args.only not in name:
+            continue
+        if opponent is None:
+            row = f"| {ruleset} | {top} | {name} | not installed (make bench-peers) |"
+        else:
+            r = match(ruleset, top, l8, name, opponent, pairs, args.seed, args.max_plies)
+            elo, lo, hi = r.elo()
+            row = (f"| {ruleset} | {top} | {name} | {r.wins} | {r.draws} | {r.losses} | "
+                   f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
+                   f"{r.seconds:.0f} s |")
+        lines.append(row)
+        print(row, flush=True)
+    out = (Path(args.out) if args.out
+           else RESULTS_DIR / f"strength-{dt.date.today()}-issue10-{t}s.md")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    print(f"\nsaved {out}")
+    return 0
+
+
+def _native(rulesets: Sequence[str]) -> bool:
+    return all(uses_native(get_variant(r)) for r in rulesets)
 
 
 def _level_table() -> str:

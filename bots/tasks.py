@@ -3,18 +3,24 @@
 The move choice is ``choose_bot_move``: ``bots.engine.choose_move`` at the bot seat's level,
 seeded from (game id, ply) so a retried task picks the same move. The engine's time per move
 comes from the optional setting ``KONDAVO_BOT_MOVE_TIME`` (seconds for level 8, default 1.0,
-capped well below the task's soft time limit); the engine itself never imports Django.
+capped well below the task's soft time limit); in a timed game the bot's clock (time left and
+increment) is passed on and the engine spends a safe share of it (``bots.engine.timing``). The
+engine itself never imports Django.
 """
 
 from __future__ import annotations
 
 import logging
 import zlib
+from typing import TYPE_CHECKING
 
 from celery import shared_task
 
-from bots.engine import EngineConfig, choose_move
+from bots.engine import Clock, EngineConfig, choose_move
 from variants import GameRecord, Move, Variant, get_variant
+
+if TYPE_CHECKING:
+    from kondavo.games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +38,29 @@ def engine_config() -> EngineConfig:
     """The engine's deployment knobs, read from Django settings (the settings hook)."""
     from django.conf import settings
 
-    move_time = float(getattr(settings, "KONDAVO_BOT_MOVE_TIME", 1.0))
-    return EngineConfig(move_time=min(max(move_time, 0.01), MAX_MOVE_TIME))
+    move_time = min(max(float(getattr(settings, "KONDAVO_BOT_MOVE_TIME", 1.0)), 0.01),
+                    MAX_MOVE_TIME)
+    # In a timed game the clock may let the top level think up to half as long again.
+    return EngineConfig(move_time=move_time, max_move_time=min(1.5 * move_time, MAX_MOVE_TIME))
 
 
 def choose_bot_move(variant: Variant, record: GameRecord, level: int,
-                    seed: int | None = None) -> Move:
-    """The bot's move (a ``variants.Move``) in ``record``'s current position."""
-    return choose_move(variant, record, level=level, seed=seed, config=engine_config())
+                    seed: int | None = None, clock: Clock | None = None) -> Move:
+    """The bot's move (a ``variants.Move``) in ``record``'s current position; ``clock``
+    (the bot's time left and increment in a timed game) bounds its thinking time."""
+    return choose_move(variant, record, level=level, seed=seed, config=engine_config(),
+                       clock=clock)
+
+
+def bot_clock(game: Game, side: str) -> Clock | None:
+    """The bot's clock in ``game`` (None when untimed)."""
+    from kondavo.games.clock import now
+    from kondavo.games.selectors import clock_remaining
+
+    remaining = clock_remaining(game, side, now())
+    if remaining is None:
+        return None
+    return Clock(remaining=remaining / 1000, increment=game.clock_increment_ms / 1000)
 
 
 @shared_task(name="bots.tasks.bot_move_play", ignore_result=True, acks_late=True,
@@ -58,7 +79,8 @@ def bot_move_play(game_id: str, expected_ply: int) -> bool:
     game = Game.objects.select_related("white", "black").filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.ply != expected_ply:
         return False
-    bot = game.player_of(turn_of(game))
+    side = turn_of(game)
+    bot = game.player_of(side)
     if bot is None or not bot.is_bot:
         return False
     variant = get_variant(game.ruleset)
@@ -69,7 +91,8 @@ def bot_move_play(game_id: str, expected_ply: int) -> bool:
     if not record.legal_moves():
         return False
     move = choose_bot_move(variant, record, bot.bot_level or 1,
-                           seed=zlib.crc32(f"{game_id}:{expected_ply}".encode()))
+                           seed=zlib.crc32(f"{game_id}:{expected_ply}".encode()),
+                           clock=bot_clock(game, side))
     try:
         game_play_move(game_id=game_id, player=bot, ply=expected_ply, move=move)
     except GameError as exc:  # lost a race (resign, flag, ...): nothing to do

@@ -28,12 +28,13 @@ from bots.engine.levels import (
 from bots.engine.native import native_engine, native_supported
 from bots.engine.search import MATE, MAX_PLY, Searcher, SearchResult
 from bots.engine.search import search as python_search
+from bots.engine.timing import Clock, move_time
 from variants.base import Variant
 from variants.game import GameRecord
 from variants.types import Move, Position
 
 __all__ = [
-    "DEFAULT_CONFIG", "DEFAULT_WEIGHTS", "LEVELS", "MATE", "MAX_LEVEL", "MIN_LEVEL",
+    "DEFAULT_CONFIG", "DEFAULT_WEIGHTS", "LEVELS", "Clock", "MATE", "MAX_LEVEL", "MIN_LEVEL",
     "EngineConfig", "Evaluator", "Level", "SearchResult", "Searcher", "choose_move",
     "evaluator_for", "get_level", "native_supported", "python_search", "search", "search_level",
     "uses_native", "weights_for",
@@ -76,10 +77,15 @@ def search(variant: Variant, record_or_position: GameRecord | Position, *,
 
 def search_level(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
                  seed: int | None = None, time_limit: float | None = None,
-                 config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto") -> SearchResult:
-    """Search with a level's budget. ``time_limit`` overrides the level's share of time."""
+                 config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto",
+                 clock: Clock | None = None) -> SearchResult:
+    """Search with a level's budget. ``time_limit`` overrides the level's share of time;
+    ``clock`` (the bot's clock in a timed game) shortens it (:mod:`bots.engine.timing`)."""
     spec = get_level(level)
-    limit = spec.time_limit(config) if time_limit is None else time_limit
+    if time_limit is None:
+        limit = move_time(spec.time_limit(config, timed=clock is not None), clock)
+    else:
+        limit = time_limit
     rng = random.Random(seed)
     result = search(variant, record_or_position, max_depth=spec.max_depth, time_limit=limit,
                     node_limit=spec.nodes(config), seed=rng.getrandbits(32),
@@ -95,10 +101,11 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
 
 def choose_move(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
                 seed: int | None = None, time_limit: float | None = None,
-                config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto") -> Move:
+                config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto",
+                clock: Clock | None = None) -> Move:
     """The move a level-``level`` bot plays. Raises ValueError when there is no legal move."""
     result = search_level(variant, record_or_position, level=level, seed=seed,
-                          time_limit=time_limit, config=config, engine=engine)
+                          time_limit=time_limit, config=config, engine=engine, clock=clock)
     if result.move is None:
         raise ValueError("no legal move: the game is over")
     return result.move

@@ -23,12 +23,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
 
 from variants.base import Variant
 from variants.geometry import Geometry
 from variants.types import Bitboard, Color, Position, Square
+
+if TYPE_CHECKING:
+    from bots.engine.features import FittedEvaluator
 
 DEFAULT_WEIGHTS: Final[Mapping[str, int]] = MappingProxyType({
     "man": 100,
@@ -267,11 +270,26 @@ def _lowest(bb: Bitboard) -> Square:
 
 
 _CACHE: WeakKeyDictionary[Variant, Evaluator] = WeakKeyDictionary()
+_FITTED: WeakKeyDictionary[Variant, Evaluator | FittedEvaluator] = WeakKeyDictionary()
 
 
-def evaluator_for(variant: Variant) -> Evaluator:
-    """The (cached) evaluator of ``variant``."""
+def evaluator_legacy(variant: Variant) -> Evaluator:
+    """The (cached) hand-set evaluator of ``variant`` (the engine's evaluation until the
+    fitted weights; still used for rulesets without them, and by the strength lab's
+    baseline)."""
     ev = _CACHE.get(variant)
     if ev is None:
         ev = _CACHE[variant] = Evaluator(variant)
+    return ev
+
+
+def evaluator_for(variant: Variant) -> Evaluator | FittedEvaluator:
+    """The (cached) evaluator of ``variant`` for the pure-Python search: the fitted model
+    without patterns (``lite``, cheap per node) from ``bots/engine/data/eval-<key>.json``
+    when the ruleset has one, else the hand-set :class:`Evaluator`."""
+    ev = _FITTED.get(variant)
+    if ev is None:
+        from bots.engine.features import fitted_evaluator
+
+        ev = _FITTED[variant] = fitted_evaluator(variant, lite=True) or evaluator_legacy(variant)
     return ev

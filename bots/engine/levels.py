@@ -11,16 +11,15 @@ Randomness: ``noise`` (centi-men, uniform +-noise per root move) blurs the root 
 is meant to be beatable by a beginner: it looks one move ahead, sees big noise and plays a
 random move one time in three.
 
-Spacing: levels 1-4 are full-width searches of depth 1-4 (a depth-4 search takes roughly
-0.5k-5k nodes, by ruleset) with decreasing noise; levels 5-7 grow by about 2-2.2x in nodes
-(4.5k, 9k, 20k) and shed their root noise (16, 8, 0 centi-men: noise also turns off the
-root's null-window search, so a noisy level reaches a little less deep for its nodes); level
-8 at the default 1 s/move searches about 80k-100k nodes on an idle 2-core development
-machine (the pure-Python engine does ~80k-100k nodes/s), i.e. about 4x level 7. A shorter
-``move_time`` shrinks that gap: below ~0.25 s level 8 searches fewer nodes than level 7, and
-so does a loaded machine. Node budgets do not buy the same depth in every ruleset: Turkish
-(orthogonal, men also step sideways) branches most, so a depth-4 search there often stops on
-level 4's node cap. Measured ladder: ``bench/results/strength-*-v2-*.md``.
+Spacing: levels 1-4 are full-width searches of depth 1-4 with decreasing noise; levels 5-7
+grow about 2-4x in nodes (12k, 25k, 100k) and shed their root noise (16, 8, 0 centi-men: noise
+also turns off the root's null-window search, so a noisy level reaches a little less deep
+for its nodes). On the compiled core (300k-1M nodes/s) level 7 answers in about 0.1-0.3 s
+and level 8 searches about 4-10x level 7's nodes in its second; on the pure-Python fallback
+(plugin rulesets the core cannot run, ~50-100k nodes/s) level 7 takes about 1-1.5 s and level
+8 searches about as much as level 7. Node budgets do not buy the same depth in every
+ruleset: Turkish (orthogonal, men also step sideways) branches most. Measured ladder and
+nominal ratings: ``bench/results/strength-*-ladder-*.md``, ``bots/engine/data/ratings.json``.
 """
 
 from __future__ import annotations
@@ -35,7 +34,10 @@ MAX_LEVEL = 8
 class EngineConfig:
     """Deployment knobs, passed in as an argument (e.g. built from Django settings).
 
-    ``move_time``: seconds per move for the time-bounded level(s) (level 8).
+    ``move_time``: seconds per move for the time-bounded level(s) (level 8) in an untimed
+    game.
+    ``max_move_time``: their cap in a timed game, where the clock decides how much of it to
+    spend (:mod:`bots.engine.timing`); at least ``move_time``.
     ``max_time``: safety cap in seconds for the node-bounded levels.
     ``node_limit``: optional hard cap on nodes for every level (None: no extra cap).
     """
@@ -43,6 +45,7 @@ class EngineConfig:
     move_time: float = 1.0
     max_time: float = 5.0
     node_limit: int | None = None
+    max_move_time: float = 1.5
 
 
 DEFAULT_CONFIG = EngineConfig()
@@ -57,10 +60,13 @@ class Level:
     noise: int  # +- centi-men added to each root move's score
     random_move: float  # probability of a uniformly random legal move
 
-    def time_limit(self, config: EngineConfig) -> float:
+    def time_limit(self, config: EngineConfig, *, timed: bool = False) -> float:
+        """Seconds of the level's search: its share of ``move_time`` (``max_move_time``
+        in a timed game, as a cap), or the safety cap of a node-bounded level."""
         if not self.time_share:
             return max(0.01, config.max_time)
-        return max(0.01, config.move_time * self.time_share)
+        per_move = max(config.move_time, config.max_move_time) if timed else config.move_time
+        return max(0.01, per_move * self.time_share)
 
     def nodes(self, config: EngineConfig) -> int | None:
         limits = [n for n in (self.node_limit, config.node_limit) if n is not None]
@@ -71,10 +77,10 @@ LEVELS: dict[int, Level] = {
     1: Level(1, max_depth=1, node_limit=1_000, time_share=0, noise=150, random_move=0.33),
     2: Level(2, max_depth=2, node_limit=1_500, time_share=0, noise=80, random_move=0.12),
     3: Level(3, max_depth=3, node_limit=2_000, time_share=0, noise=35, random_move=0.03),
-    4: Level(4, max_depth=4, node_limit=3_000, time_share=0, noise=30, random_move=0.0),
-    5: Level(5, max_depth=64, node_limit=4_500, time_share=0, noise=16, random_move=0.0),
-    6: Level(6, max_depth=64, node_limit=9_000, time_share=0, noise=8, random_move=0.0),
-    7: Level(7, max_depth=64, node_limit=20_000, time_share=0, noise=0, random_move=0.0),
+    4: Level(4, max_depth=4, node_limit=6_000, time_share=0, noise=20, random_move=0.0),
+    5: Level(5, max_depth=64, node_limit=12_000, time_share=0, noise=16, random_move=0.0),
+    6: Level(6, max_depth=64, node_limit=25_000, time_share=0, noise=8, random_move=0.0),
+    7: Level(7, max_depth=64, node_limit=100_000, time_share=0, noise=0, random_move=0.0),
     8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),
 }
 

@@ -2,8 +2,8 @@
 
 A ruleset reaches the core as data: :func:`rules_spec` turns a :class:`~variants.base.Variant`
 into the dict the core reads (geometry, the men's directions per colour, declared rules),
-:func:`eval_params` turns its :class:`~bots.engine.evaluation.Evaluator` into the flat
-evaluation array described in ``bots/native/eval.h``. :func:`native_supported` says whether
+:func:`eval_params` gives the flat evaluation array described in ``bots/native/eval.h``
+(the fitted evaluation of :mod:`bots.engine.features`). :func:`native_supported` says whether
 the core can play a ruleset exactly like the reference engine in ``variants``: it is False
 (and the pure-Python engine is used) when the extension is not built, when
 ``KONDAVO_ENGINE=python`` is set, when the ruleset overrides a move-generation method of the
@@ -31,7 +31,7 @@ from types import ModuleType
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from bots.engine.evaluation import evaluator_for
+from bots.engine.features import native_params
 from bots.engine.search import MATE, SearchResult
 from variants import base as variants_base
 from variants.base import Precedence, PromotionRule, Variant
@@ -218,44 +218,10 @@ def special_table(variant: Variant) -> bytes:
     return bytes(table) if any(table) else b""
 
 
-def _int32(value: int) -> int:
-    value &= 0xFFFFFFFF
-    return value - (1 << 32) if value >= 1 << 31 else value
-
-
 def eval_params(variant: Variant) -> list[int]:
-    """The flat evaluation array of ``bots/native/eval.h``, from the Python evaluator."""
-    ev = evaluator_for(variant)
-    w = ev.weights
-    n = variant.geometry.size
-    header = [0] * 32
-    header[0:10] = [ev.man_v, ev.king_v, w["back_rank"], w["mobility"], w["runaway"],
-                    w["tempo"], w["trade"], w["centre"], ev.start_pieces, 8]
-    tables: list[int] = []
-    flags: list[int] = []
-    steps: list[int] = []
-    cones: list[int] = []
-    for side in ev.sides:
-        table = [0] * n
-        for mask, bit in side.man_planes:
-            for sq in range(n):
-                if (mask >> sq) & 1:
-                    table[sq] += 1 << bit
-        tables += table
-        for sq in range(n):
-            f = 0
-            if (side.back_rank >> sq) & 1:
-                f |= 1
-            if (side.near >> sq) & 1:
-                f |= 2
-            if (ev.centre >> sq) & 1:
-                f |= 4
-            flags.append(f)
-        steps += list(side.steps)
-        for sq in range(n):
-            cone = side.cone[sq]
-            cones += [_int32(cone >> (32 * k)) for k in range(4)]
-    return header + tables + flags + steps + cones
+    """The flat evaluation array of ``bots/native/eval.h``: the fitted evaluation's tables
+    (:func:`bots.engine.features.native_params`)."""
+    return native_params(variant)
 
 
 def _history_of(target: GameRecord | Position) -> tuple[Position, list[Position], int]:
@@ -284,7 +250,10 @@ class NativeEngine:
     on a temporary engine with a small table instead of waiting.
     """
 
-    def __init__(self, variant: Variant, tt_mb: int = TT_MB) -> None:
+    def __init__(self, variant: Variant, tt_mb: int = TT_MB,
+                 params: Sequence[int] | None = None) -> None:
+        """``params``: evaluation parameters other than the ruleset's committed ones
+        (:func:`eval_params`), e.g. for the strength lab or the training data."""
         if _kdcore is None:
             raise RuntimeError("the compiled core is not built")
         reason = unsupported_reason(variant)
@@ -292,7 +261,7 @@ class NativeEngine:
             raise ValueError(f"{variant!r} cannot run on the compiled core: {reason}")
         self.variant = variant
         self._spec = rules_spec(variant)
-        self._params = eval_params(variant)
+        self._params = list(params) if params is not None else eval_params(variant)
         self._module = _kdcore
         self._special = special_table(variant)
         self.core = self._new_core(tt_mb)

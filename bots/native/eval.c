@@ -1,6 +1,6 @@
-/* The first compiled evaluation: the same terms and the same integer arithmetic as
- * bots/engine/evaluation.py (Evaluator.evaluate), so both engines score a position alike.
- * Layout of the parameter array: eval.h. */
+/* The fitted evaluation: the same features, integer arithmetic and king-ending rules as
+ * bots/engine/features.py (FittedEvaluator.evaluate). Layout of the parameters: eval.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "eval.h"
@@ -11,89 +11,197 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
     memset(e, 0, sizeof(*e));
     e->rules = r;
     memcpy(e->w, params, sizeof(int32_t) * KD_EVAL_HEADER);
-    if (e->w[KD_W_START_PIECES] < 1 || e->w[KD_W_MAN] < 1) return -1;
-    const int32_t *man_table = params + KD_EVAL_HEADER;
-    const int32_t *flags = man_table + 2 * n;
+    if (e->w[KD_H_START_PIECES] < 1 || e->w[KD_H_UNIT] < 1 || e->w[KD_H_DRAW_SCALE] < 1)
+        return -1;
+    if (e->w[KD_H_NBANDS] < 0 || e->w[KD_H_NBANDS] > KD_MAX_BANDS) return -1;
+    const int32_t *psq = params + KD_EVAL_HEADER;
+    const int32_t *flags = psq + 2 * n;
     const int32_t *steps = flags + 2 * n;
-    const int32_t *cone = steps + 2 * n;
+    const int32_t *file = steps + 2 * n;
+    const int32_t *cone = file + n;
+    const int32_t *win = cone + 8 * n;
+    const int32_t *band = win + 8 * n;
+    const int32_t *pattern = band + n;
     for (int c = 0; c < 2; c++) {
         for (int sq = 0; sq < n; sq++) {
-            e->man_table[c][sq] = man_table[c * n + sq];
-            e->steps[c][sq] = steps[c * n + sq];
+            e->psq[c][sq] = psq[c * n + sq];
+            e->steps[c][sq] = (int8_t)steps[c * n + sq];
             int f = flags[c * n + sq];
-            if (f & KD_F_BACK_RANK) e->back_rank[c] |= kd_bit(sq);
-            if (f & KD_F_NEAR) e->near[c] |= kd_bit(sq);
-            if (f & KD_F_CENTRE) e->centre |= kd_bit(sq);
+            kd_bb b = kd_bit(sq);
+            if (f & KD_SQ_BACK_RANK) e->back_rank[c] |= b;
+            if (f & KD_SQ_OPP_HALF) e->opp_half[c] |= b;
+            if (f & KD_SQ_LEFT) e->left[c] |= b;
+            if (f & KD_SQ_RIGHT) e->right[c] |= b;
+            if (f & KD_SQ_NEAR) e->near[c] |= b;
+            if (f & KD_SQ_CENTRE) e->centre |= b;
+            if (f & KD_SQ_MAIN_LINE) e->main_line |= b;
             const int32_t *words = cone + (c * n + sq) * 4;
             kd_bb m = 0;
             for (int k = 3; k >= 0; k--) m = (m << 32) | (uint32_t)words[k];
             e->cone[c][sq] = m;
         }
     }
+    for (int sq = 0; sq < n; sq++) e->file[sq] = (int8_t)file[sq];
+    e->nwin = 0;
+    for (int i = 0; i < n; i++) {
+        if (band[i] < 0) break;
+        if (band[i] >= e->w[KD_H_NBANDS]) return -1;
+        for (int c = 0; c < 2; c++)
+            for (int k = 0; k < 4; k++) {
+                int s = win[(c * n + i) * 4 + k];
+                if (s < 0 || s >= n) return -1;
+                e->win[c][i][k] = (uint8_t)s;
+            }
+        e->band[i] = (uint8_t)band[i];
+        e->nwin = i + 1;
+    }
+    e->use_patterns = 0;
+    for (int b = 0; b < KD_MAX_BANDS; b++)
+        for (int s = 0; s < KD_PATTERN_STATES; s++) {
+            e->pattern[b][s] = pattern[b * KD_PATTERN_STATES + s];
+            if (e->pattern[b][s]) e->use_patterns = 1;
+        }
     return 0;
 }
 
-static inline kd_bb shift_bb(kd_bb b, int delta) {
-    return delta > 0 ? b << delta : b >> -delta;
+/* The scalar features of one colour, in KD_W_* order (tempo and trade left at 0). */
+static void side_scalars(const KdPos *p, const KdEval *e, int c, int out[KD_N_SCALARS]) {
+    const KdRules *r = e->rules;
+    kd_bb men = p->men[c], kings = p->kings[c];
+    kd_bb own = men | kings;
+    kd_bb occ = p->men[0] | p->men[1] | p->kings[0] | p->kings[1];
+    int move_dirs = e->w[KD_H_MOVE_DIRS + c], back_dirs = e->w[KD_H_BACK_DIRS + c];
+    kd_bb targets = 0;
+    int locked = 0, outpost = 0, runaway = 0, runaway_near = 0, king_mob = 0;
+    for (kd_bb b = men; b; b &= b - 1) {
+        int sq = kd_lsb(b);
+        int free_step = 0;
+        for (int d = 0; d < r->ndirs; d++) {
+            if (!(move_dirs >> d & 1)) continue;
+            int m = r->neighbour[d][sq];
+            if (m >= 0 && !(occ >> m & 1)) {
+                targets |= kd_bit(m);
+                free_step = 1;
+            }
+        }
+        if (!free_step) locked++;
+        if (e->opp_half[c] >> sq & 1) {
+            int ok = 1;
+            for (int d = 0; d < r->ndirs && ok; d++) {
+                if (!(back_dirs >> d & 1)) continue;
+                int m = r->neighbour[d][sq];
+                if (m < 0 || !(own >> m & 1)) ok = 0;
+            }
+            outpost += ok;
+        }
+        if ((e->near[c] >> sq & 1) && !(e->cone[c][sq] & occ)) {
+            runaway++;
+            runaway_near += e->w[KD_H_ROWS] - e->steps[c][sq];
+        }
+    }
+    int flying = e->w[KD_H_FLYING];
+    for (kd_bb b = kings; b; b &= b - 1) {
+        int sq = kd_lsb(b);
+        for (int d = 0; d < r->ndirs; d++) {
+            int len = r->ray_len[d][sq];
+            for (int k = 0; k < len; k++) {
+                if (occ >> r->ray[d][sq][k] & 1) break;
+                king_mob++;
+                if (!flying) break;
+            }
+        }
+    }
+    kd_bb opp_men = p->men[1 - c];
+    int wing = kd_popcount(men & e->left[c]) - kd_popcount(men & e->right[c]);
+    out[KD_W_TEMPO] = 0;
+    out[KD_W_MAN] = kd_popcount(men);
+    out[KD_W_KING] = kd_popcount(kings);
+    out[KD_W_KING_CENTRE] = kd_popcount(kings & e->centre);
+    out[KD_W_KING_MOBILITY] = king_mob;
+    out[KD_W_MAN_MOBILITY] = kd_popcount(targets);
+    out[KD_W_BACK_GUARD] = opp_men ? kd_popcount(men & e->back_rank[c]) : 0;
+    out[KD_W_OUTPOST] = outpost;
+    out[KD_W_LOCKED] = locked;
+    out[KD_W_RUNAWAY] = runaway;
+    out[KD_W_RUNAWAY_NEAR] = runaway_near;
+    out[KD_W_WING_BALANCE] = wing < 0 ? -wing : wing;
+    out[KD_W_TRADE] = 0;
 }
 
-static inline int floordiv(long long a, long long b) {
-    long long q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-    return (int)q;
+static long long side_tables(const KdPos *p, const KdEval *e, int c) {
+    long long part = 0;
+    for (kd_bb b = p->men[c]; b; b &= b - 1) part += e->psq[c][kd_lsb(b)];
+    if (e->use_patterns) {
+        kd_bb own = p->men[c] | p->kings[c];
+        kd_bb other = p->men[1 - c] | p->kings[1 - c];
+        for (int i = 0; i < e->nwin; i++) {
+            const uint8_t *w = e->win[c][i];
+            int s = 0, mult = 1;
+            for (int k = 0; k < 4; k++) {
+                if (own >> w[k] & 1) s += mult;
+                else if (other >> w[k] & 1) s += 2 * mult;
+                mult *= 3;
+            }
+            part += e->pattern[e->band[i]][s];
+        }
+    }
+    return part;
+}
+
+static int endgame(const KdPos *p, const KdEval *e, int score) {
+    int mover = p->turn;
+    int scale = e->w[KD_H_DRAW_SCALE];
+    if (p->men[0] | p->men[1]) {
+        if (!e->w[KD_H_FLYING]) return score;
+        for (int strong = 0; strong < 2; strong++) {
+            int weak = 1 - strong;
+            if (!p->men[weak] && kd_popcount(p->kings[weak]) == 1
+                && kd_popcount(p->men[strong] | p->kings[strong]) <= 2
+                && ((score > 0) == (strong == mover)))
+                return score / scale;
+        }
+        return score;
+    }
+    int wk = kd_popcount(p->kings[0]), bk = kd_popcount(p->kings[1]);
+    if (wk == bk) return score / scale;
+    if (!wk || !bk) return score;
+    int strong = wk > bk ? 0 : 1;
+    int ks = wk > bk ? wk : bk, kw = wk > bk ? bk : wk;
+    if (kw >= 2) return score / 2;
+    int lone = kd_lsb(p->kings[1 - strong]);
+    int need;
+    if (!e->w[KD_H_FLYING] || !e->w[KD_H_DIAGONAL]) need = 2;
+    else if (e->main_line >> lone & 1) need = 4;
+    else need = 3;
+    if (ks < need) return score / scale;
+    const KdRules *r = e->rules;
+    int far = 0;
+    int lr = r->rank[lone], lf = e->file[lone];
+    for (kd_bb b = p->kings[strong]; b; b &= b - 1) {
+        int sq = kd_lsb(b);
+        int dr = abs(r->rank[sq] - lr), df = abs(e->file[sq] - lf);
+        far += dr > df ? dr : df;
+    }
+    int rows = e->w[KD_H_ROWS], cols = e->w[KD_H_COLS];
+    int span = (rows > cols ? rows : cols) - 1;
+    int bonus = e->w[KD_H_DRIVE] * (ks * span - far);
+    return strong == mover ? score + bonus : score - bonus;
 }
 
 int kd_evaluate(const KdPos *p, const KdEval *e) {
-    const KdRules *r = e->rules;
     const int32_t *w = e->w;
-    kd_bb occupied = p->men[0] | p->men[1] | p->kings[0] | p->kings[1];
-    kd_bb empty = r->full & ~occupied;
-    int scores[2], materials[2];
-    for (int c = 0; c < 2; c++) {
-        kd_bb men = p->men[c], kings = p->kings[c];
-        kd_bb opp_men = p->men[c ^ 1], opp_kings = p->kings[c ^ 1];
-        int mat = kd_popcount(men) * w[KD_W_MAN];
-        int s;
-        if (kings) {
-            mat += kd_popcount(kings) * w[KD_W_KING];
-            s = mat + kd_popcount(kings & e->centre) * w[KD_W_CENTRE];
-        } else {
-            s = mat;
-        }
-        materials[c] = mat;
-        if (men) {
-            kd_bb b = men;
-            while (b) {
-                int sq = kd_lsb(b);
-                b &= b - 1;
-                s += e->man_table[c][sq];
-            }
-            if (opp_men) s += kd_popcount(men & e->back_rank[c]) * w[KD_W_BACK_RANK];
-            kd_bb mob = 0;
-            for (int g = 0; g < r->n_steps[c]; g++)
-                mob |= shift_bb(men & r->step_src[c][g], r->step_delta[c][g]);
-            s += kd_popcount(mob & empty) * w[KD_W_MOBILITY];
-            kd_bb runners = men & e->near[c];
-            if (runners) {
-                int full = opp_kings ? w[KD_W_RUNAWAY] / 2 : w[KD_W_RUNAWAY];
-                while (runners) {
-                    int sq = kd_lsb(runners);
-                    runners &= runners - 1;
-                    if (!(e->cone[c][sq] & occupied))
-                        s += full - w[KD_W_RUNAWAY_STEP] * e->steps[c][sq];
-                }
-            }
-        }
-        scores[c] = s;
-    }
     int mover = p->turn;
-    int result = scores[mover] - scores[mover ^ 1] + w[KD_W_TEMPO];
-    int diff = materials[mover] - materials[mover ^ 1];
-    if (diff) {
-        long long start = w[KD_W_START_PIECES];
-        long long total = kd_popcount(occupied);
-        result += floordiv((long long)diff * w[KD_W_TRADE] * (start - total),
-                           start * w[KD_W_MAN]);
-    }
-    return result;
+    int mine[KD_N_SCALARS], theirs[KD_N_SCALARS];
+    side_scalars(p, e, mover, mine);
+    side_scalars(p, e, 1 - mover, theirs);
+    long long total = w[KD_W_TEMPO];
+    for (int i = 1; i < KD_W_TRADE; i++) total += (long long)w[i] * (mine[i] - theirs[i]);
+    int units = (mine[KD_W_MAN] - theirs[KD_W_MAN])
+                + w[KD_H_KING_UNITS] * (mine[KD_W_KING] - theirs[KD_W_KING]);
+    int pieces = kd_popcount(p->men[0] | p->men[1] | p->kings[0] | p->kings[1]);
+    int gone = w[KD_H_START_PIECES] - pieces;
+    if (units && gone > 0) total += (long long)w[KD_W_TRADE] * units * gone;
+    total += side_tables(p, e, mover) - side_tables(p, e, 1 - mover);
+    int score = (int)(total / w[KD_H_UNIT]); /* C division truncates towards zero */
+    return endgame(p, e, score);
 }

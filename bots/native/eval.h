@@ -2,23 +2,28 @@
  *
  * The search calls kd_evaluate() only; everything it needs comes from a KdEval built once
  * per ruleset by kd_eval_init() from the ruleset's KdRules and a flat array of 32-bit
- * weights and tables computed in Python (bots/engine/native.py: eval_params()). The
- * layout of that array (all values int32, squares are internal indices, n = nsq):
+ * integers computed in Python (bots/engine/features.py: native_params(), called by
+ * bots/engine/native.py: eval_params()). The evaluation is the fitted model of
+ * bots/engine/features.py (FittedEvaluator, the reference: tests check both score every
+ * position alike). Layout of the array (all int32, n = nsq, squares are internal indices):
  *
- *   [0, KD_EVAL_HEADER)          header, indexed by the KD_W_* constants below
- *   man_table[2][n]              per colour and square: a man's positional value
- *                                (advance + centre), centi-men
- *   flags[2][n]                  per colour and square: KD_F_* bits
- *   steps[2][n]                  per colour and square: ranks still to go to promotion
- *   cone[2][n][4]                per colour and square: squares on the man's forward
- *                                paths to promotion, a 128-bit mask as four 32-bit words,
- *                                least significant first
+ *   [0, KD_EVAL_HEADER)     header: weights of the scalar features (KD_W_*, 1/64 centi-men)
+ *                           then the constants KD_H_*
+ *   psq[2][n]               per colour and square: weight of a man there (1/64 centi-men)
+ *   flags[2][n]             per colour and square: KD_SQ_* bits
+ *   steps[2][n]             per colour and square: ranks still to go to promotion
+ *   file[n]                 the square's file (column)
+ *   cone[2][n][4]           per colour and square: squares on a man's forward paths to
+ *                           promotion, 128 bits as four 32-bit words, least significant first
+ *   window[2][n][4]         per colour: the pattern windows' four squares (the colour's
+ *                           view), -1 padding after the last window
+ *   band[n]                 per window: its pattern table (-1 padding)
+ *   pattern[KD_MAX_BANDS][81]  per table and state (digits 0 empty, 1 own, 2 other; the
+ *                           window's first square is the lowest digit): weight, 1/64 cm
  *
- * Total length: KD_EVAL_HEADER + 14 * n (kd_eval_params_len). Scores are centi-men from the
- * side to move's point of view (the scale of bots/engine/search.py: MATE = 1_000_000 is far
- * above any evaluation). Another evaluation may replace eval.c as long as it keeps this
- * signature and the header/array contract (new header slots are free: the reserved ones
- * are zero today).
+ * Total length: kd_eval_params_len(n). Scores are centi-men from the side to move's point
+ * of view (the scale of bots/engine/search.py: MATE = 1_000_000 is far above any
+ * evaluation).
  */
 #ifndef KD_EVAL_H
 #define KD_EVAL_H
@@ -26,36 +31,46 @@
 #include "kd_core.h"
 
 #define KD_EVAL_HEADER 32
+#define KD_MAX_BANDS 16
+#define KD_PATTERN_STATES 81
 
-enum {
-    KD_W_MAN = 0,         /* value of a man */
-    KD_W_KING = 1,        /* value of a king (resolved: flying or short) */
-    KD_W_BACK_RANK = 2,   /* per man on its own back rank while the opponent has men */
-    KD_W_MOBILITY = 3,    /* per empty square the men can step to */
-    KD_W_RUNAWAY = 4,     /* a man with a free path to promotion (halved vs kings) */
-    KD_W_TEMPO = 5,       /* bonus of the side to move */
-    KD_W_TRADE = 6,       /* trade-down bonus when ahead in material */
-    KD_W_CENTRE = 7,      /* per king on a centre square */
-    KD_W_START_PIECES = 8,/* pieces in the initial position (>= 1) */
-    KD_W_RUNAWAY_STEP = 9 /* runaway bonus lost per rank still to go */
+enum { /* scalar feature weights: the order of bots/engine/features.py SCALARS */
+    KD_W_TEMPO = 0, KD_W_MAN, KD_W_KING, KD_W_KING_CENTRE, KD_W_KING_MOBILITY,
+    KD_W_MAN_MOBILITY, KD_W_BACK_GUARD, KD_W_OUTPOST, KD_W_LOCKED, KD_W_RUNAWAY,
+    KD_W_RUNAWAY_NEAR, KD_W_WING_BALANCE, KD_W_TRADE, KD_N_SCALARS
+};
+
+enum { /* header constants */
+    KD_H_START_PIECES = 13, KD_H_FLYING = 14, KD_H_DIAGONAL = 15, KD_H_ROWS = 16,
+    KD_H_COLS = 17, KD_H_NBANDS = 18, KD_H_KING_UNITS = 19, KD_H_DRAW_SCALE = 20,
+    KD_H_DRIVE = 21, KD_H_UNIT = 22,
+    KD_H_MOVE_DIRS = 23, /* [2]: bit d set = men of that colour step in direction d */
+    KD_H_BACK_DIRS = 25  /* [2]: the directions straight behind a man's forward moves */
 };
 
 enum {
-    KD_F_BACK_RANK = 1,   /* the colour's own first row */
-    KD_F_NEAR = 2,        /* close enough to promotion to test for a free path */
-    KD_F_CENTRE = 4       /* a centre square (the same for both colours) */
+    KD_SQ_BACK_RANK = 1, KD_SQ_OPP_HALF = 2, KD_SQ_LEFT = 4, KD_SQ_RIGHT = 8,
+    KD_SQ_NEAR = 16, KD_SQ_CENTRE = 32, KD_SQ_MAIN_LINE = 64
 };
 
 typedef struct KdEval {
     int32_t w[KD_EVAL_HEADER];
-    int32_t man_table[2][KD_MAX_SQ];
-    int32_t steps[2][KD_MAX_SQ];
-    kd_bb back_rank[2], near[2], centre;
+    int32_t psq[2][KD_MAX_SQ];
+    int8_t steps[2][KD_MAX_SQ];
+    int8_t file[KD_MAX_SQ];
+    kd_bb back_rank[2], opp_half[2], left[2], right[2], near[2], centre, main_line;
     kd_bb cone[2][KD_MAX_SQ];
+    int nwin;
+    uint8_t win[2][KD_MAX_SQ][4];
+    uint8_t band[KD_MAX_SQ];
+    int32_t pattern[KD_MAX_BANDS][KD_PATTERN_STATES];
+    int use_patterns;
     const KdRules *rules;
 } KdEval;
 
-static inline int kd_eval_params_len(int nsq) { return KD_EVAL_HEADER + 14 * nsq; }
+static inline int kd_eval_params_len(int nsq) {
+    return KD_EVAL_HEADER + 24 * nsq + KD_MAX_BANDS * KD_PATTERN_STATES;
+}
 
 /* Reads the flat array (length kd_eval_params_len(r->nsq)); returns 0, or -1 if malformed. */
 int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len);

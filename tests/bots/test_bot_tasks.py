@@ -118,3 +118,22 @@ def test_task_options() -> None:
     assert route["queue"].name == "bots"
     assert bot_move_play.soft_time_limit > engine_config().move_time
     assert bot_move_play.time_limit > bot_move_play.soft_time_limit
+
+
+def test_the_bot_gets_its_clock_in_a_timed_game(human: Player) -> None:
+    from bots.tasks import bot_clock
+
+    untimed = game_create_vs_computer(player=human, ruleset="english", level=LEVEL,
+                                      color="white")
+    assert bot_clock(untimed, "black") is None
+    timed = game_create_vs_computer(player=human, ruleset="english", level=LEVEL,
+                                    color="white", time_control="5+3")
+    timed.refresh_from_db()
+    clock = bot_clock(timed, "black")
+    assert clock is not None
+    assert clock.increment == 3.0
+    assert 0 < clock.remaining <= 300.0
+    # In English Black starts: the bot of the timed game plays its move through the task.
+    assert bot_move_play(str(timed.pk), 0) is True
+    timed.refresh_from_db()
+    assert timed.ply == 1

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bots.engine import MATE, choose_move, native_supported, search, uses_native
-from bots.engine.evaluation import evaluator_for
+from bots.engine.features import reference_evaluator
 from bots.engine.native import (
     NativeEngine,
     native_available,
@@ -180,7 +180,7 @@ def test_evaluation_equals_the_python_evaluation(key: str,
                                                  request: pytest.FixtureRequest) -> None:
     variant = ruleset(key, request)
     engine = native_engine(variant)
-    evaluator = evaluator_for(variant)
+    evaluator = reference_evaluator(variant)
     stats = random_playouts(variant, games=6, seed=5, max_plies=200, keep_positions=800)
     for position in stats.positions:
         assert engine.evaluate(position) == evaluator.evaluate(position), \

@@ -1,0 +1,597 @@
+"""Evaluation features and the fitted evaluation: the Python reference of the C evaluation.
+
+Every feature is computed from a ruleset's geometry and declared rules only (no ruleset
+names): the board's squares and directions, the men's move directions, the promotion rows
+and ``flying_kings``. Features are seen from the side to move: each is the mover's count
+minus the opponent's, the opponent's computed on the board turned round (Black's squares
+mirrored onto White's, so one table serves both colours).
+
+Features (names in :attr:`FeatureSpace.names`):
+
+- ``tempo``: 1 (the value of having the move; the model's intercept);
+- ``man``, ``king``: material;
+- ``king_centre``: kings on the central squares; ``king_mobility``: squares the kings can
+  move to (along open rays for flying kings);
+- ``man_mobility``: empty squares the men can step to;
+- ``back_guard``: men on their own first row while the opponent still has men;
+- ``outpost``: men in the opponent's half with every square behind them held by their side;
+- ``locked``: men with no empty square to step to;
+- ``runaway``: men near promotion with an empty path (every forward square free);
+  ``runaway_near`` adds the ranks they have already made;
+- ``wing_balance``: ``|men on the left half - men on the right half|`` (a penalty, fitted);
+- ``trade``: material lead (men + 3 per king) times pieces already off the board;
+- ``man_sq[i]``: a man on (mirrored) square ``i`` (advancement, centre, edges);
+- ``pat[b][s]``: windows of four neighbouring playable squares (a square, its two
+  neighbours along the first two forward directions, and the square beyond both: a diamond
+  on diagonal boards, a 2x2 block on orthogonal ones) in state ``s`` (3^4 states: empty,
+  own piece, opponent piece), one table per band ``b`` = rank of the window's first square.
+
+The score is ``sum(weight * feature)`` in 1/64 centi-men, truncated towards zero to
+centi-men, then adjusted by the king-ending rules (:meth:`FittedEvaluator.endgame`):
+kings-only endings that material cannot win are scaled towards 0 (per ``flying_kings`` and
+the board's directions), won ones get a term that brings the kings to the lone king.
+
+Weights are fitted (``python -m bots.training.fit``) and committed as data in
+``bots/engine/data/eval-<ruleset key>.json``; ``native_params`` lays the same tables out as
+the flat int32 array the compiled evaluation (``bots/native/eval.c``) reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from variants.base import Variant
+from variants.types import Bitboard, Color, Position, Square
+
+WEIGHT_UNIT: Final = 64  # weights are integers in 1/64 centi-men
+PATTERN_SIZE: Final = 4
+PATTERN_STATES: Final = 3 ** PATTERN_SIZE
+SCALARS: Final[tuple[str, ...]] = (
+    "tempo", "man", "king", "king_centre", "king_mobility", "man_mobility", "back_guard",
+    "outpost", "locked", "runaway", "runaway_near", "wing_balance", "trade",
+)
+KING_UNITS: Final = 3  # a king's weight in the ``trade`` feature's material count
+DATA_DIR: Final = Path(__file__).with_name("data")
+# King endings (not fitted): a drawn ending keeps 1/DRAW_SCALE of its score; a won one gains
+# DRIVE per square the strong kings come closer to the lone king (summed), from far away.
+DRAW_SCALE: Final = 8
+DRIVE: Final = 4
+
+
+def _lsb_squares(bb: Bitboard) -> list[Square]:
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
+class FeatureSpace:
+    """The feature tables of one ruleset (built once per variant, see :func:`space_for`)."""
+
+    def __init__(self, variant: Variant) -> None:
+        g = variant.geometry
+        self.variant = variant
+        self.size = n = g.size
+        self.rows, self.cols = variant.rows, variant.cols
+        self.flying = bool(variant.flying_kings)
+        self.diagonal = all(dr != 0 and dc != 0 for dr, dc in g.vectors)
+        coords = g.coords
+        index = {rc: i for i, rc in enumerate(coords)}
+        rows, cols = self.rows, self.cols
+        top = _top_square(coords, rows)
+        white_up = bool((variant.promotion_squares(Color.WHITE) >> top) & 1)
+        # Relative rank: 0 on the colour's own first row, rows - 1 on its promotion row.
+        rel = [[r if white_up else rows - 1 - r for r, _c in coords],
+               [rows - 1 - r if white_up else r for r, _c in coords]]
+        self.rel_rank = (tuple(rel[0]), tuple(rel[1]))
+        # Black's squares mirrored onto White's: the board turned round, else flipped.
+        mirror: list[int] = []
+        for r, c in coords:
+            m = index.get((rows - 1 - r, cols - 1 - c), index.get((rows - 1 - r, c), -1))
+            mirror.append(m)
+        if sorted(mirror) != list(range(n)):
+            raise ValueError(f"{variant!r}: the board has no colour mirror")
+        self.canon = (tuple(range(n)), tuple(mirror))  # real square -> White-view square
+        self.file = tuple(c for _r, c in coords)
+        self.rank = tuple(r for r, _c in coords)
+        vec = {v: i for i, v in enumerate(g.vectors)}
+        self.neighbour = g.neighbour
+        self.ndirs = len(g.vectors)
+        sign = (1 if white_up else -1, -1 if white_up else 1)
+        move_dirs: list[tuple[int, ...]] = []
+        fwd_dirs: list[tuple[int, ...]] = []
+        back_dirs: list[tuple[int, ...]] = []
+        for color in (0, 1):
+            vectors = [(dr * sign[color], dc) for dr, dc in variant.man_move_vectors]
+            move_dirs.append(tuple(vec[v] for v in vectors if v in vec))
+            fwd = tuple(vec[v] for v in vectors if v in vec and v[0] * sign[color] > 0)
+            fwd_dirs.append(fwd)
+            back_dirs.append(tuple(g.opposite[d] for d in fwd))
+        self.move_dirs = (move_dirs[0], move_dirs[1])
+        self.fwd_dirs = (fwd_dirs[0], fwd_dirs[1])
+        self.back_dirs = (back_dirs[0], back_dirs[1])
+        # Masks per colour.
+        self.centre = 0
+        lo_r, hi_r = rows // 2 - 1, rows // 2
+        lo_c, hi_c = cols // 4, cols - cols // 4 - 1
+        for sq, (r, c) in enumerate(coords):
+            if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
+                self.centre |= 1 << sq
+        back_rank = [0, 0]
+        opp_half = [0, 0]
+        left = [0, 0]
+        right = [0, 0]
+        near = [0, 0]
+        steps = [[0] * n, [0] * n]
+        near_limit = max(2, rows // 2 - 1)
+        for color in (0, 1):
+            for sq in range(n):
+                rr = rel[color][sq]
+                steps[color][sq] = rows - 1 - rr
+                if rr == 0:
+                    back_rank[color] |= 1 << sq
+                if rr >= rows // 2:
+                    opp_half[color] |= 1 << sq
+                cf = self.file[self.canon[color][sq]]
+                if cf < cols // 2:
+                    left[color] |= 1 << sq
+                elif cf >= cols - cols // 2:
+                    right[color] |= 1 << sq
+                if 0 < rows - 1 - rr <= near_limit:
+                    near[color] |= 1 << sq
+        self.back_rank = (back_rank[0], back_rank[1])
+        self.opp_half = (opp_half[0], opp_half[1])
+        self.left = (left[0], left[1])
+        self.right = (right[0], right[1])
+        self.near = (near[0], near[1])
+        self.steps = (tuple(steps[0]), tuple(steps[1]))
+        self.cone = (tuple(self._cone(sq, fwd_dirs[0]) for sq in range(n)),
+                     tuple(self._cone(sq, fwd_dirs[1]) for sq in range(n)))
+        # Pattern windows, on White's view of the board, then as real squares per colour.
+        up = [v for v in g.vectors if v[0] > 0]
+        a = up[0] if up else g.vectors[0]
+        b = next((v for v in g.vectors if v not in (a, (-a[0], -a[1])) and v[0] >= 0),
+                 g.vectors[1])
+        windows: list[tuple[int, int, int, int]] = []
+        bands: list[int] = []
+        for sq, (r, c) in enumerate(coords):
+            n1 = index.get((r + a[0], c + a[1]))
+            n2 = index.get((r + b[0], c + b[1]))
+            n3 = index.get((r + a[0] + b[0], c + a[1] + b[1]))
+            if n1 is not None and n2 is not None and n3 is not None:
+                windows.append((sq, n1, n2, n3))
+                bands.append(rel[0][sq])
+        band_ids = {rank: i for i, rank in enumerate(sorted(set(bands)))}
+        self.windows = tuple(windows)
+        self.window_band = tuple(band_ids[r] for r in bands)
+        self.nbands = len(band_ids)
+        self.real_windows = (tuple(windows),
+                             tuple(tuple(mirror[q] for q in w) for w in windows))
+        # Longest lines (the main roads) and initial material.
+        longest = 0
+        line_len = [0] * n
+        for sq in range(n):
+            for d in range(self.ndirs):
+                length = len(g.rays[d][sq]) + len(g.rays[g.opposite[d]][sq]) + 1
+                line_len[sq] = max(line_len[sq], length)
+                longest = max(longest, length)
+        self.main_line = sum(1 << sq for sq in range(n) if line_len[sq] == longest)
+        self.rays = g.rays
+        start = variant.initial_position()
+        self.start_pieces = max(1, start.occupied.bit_count())
+        # Feature layout.
+        names = list(SCALARS)
+        names += [f"man_sq{i}" for i in range(n)]
+        names += [f"pat{b}_{s}" for b in range(self.nbands) for s in range(PATTERN_STATES)]
+        self.names = tuple(names)
+        self.index = {name: i for i, name in enumerate(names)}
+        self.psq_base = len(SCALARS)
+        self.pat_base = self.psq_base + n
+        self.nfeatures = len(names)
+
+    def _cone(self, sq: Square, dirs: tuple[int, ...]) -> Bitboard:
+        seen = 0
+        frontier = [sq]
+        while frontier:
+            nxt: list[Square] = []
+            for s in frontier:
+                for d in dirs:
+                    m = self.neighbour[d][s]
+                    if m >= 0 and not (seen >> m) & 1:
+                        seen |= 1 << m
+                        nxt.append(m)
+            frontier = nxt
+        return seen
+
+    # --- features -----------------------------------------------------------------------------
+    def side_scalars(self, position: Position, color: int) -> list[int]:
+        """The scalar features of ``color`` (without tempo and trade), in SCALARS order."""
+        if color == 0:
+            men, kings = position.white_men, position.white_kings
+            opp_men = position.black_men
+        else:
+            men, kings = position.black_men, position.black_kings
+            opp_men = position.white_men
+        own = men | kings
+        occupied = position.occupied
+        nb = self.neighbour
+        # man mobility (a set of target squares), locked men
+        targets = 0
+        locked = 0
+        for sq in _lsb_squares(men):
+            free = False
+            for d in self.move_dirs[color]:
+                m = nb[d][sq]
+                if m >= 0 and not (occupied >> m) & 1:
+                    targets |= 1 << m
+                    free = True
+            if not free:
+                locked += 1
+        # outposts
+        outpost = 0
+        for sq in _lsb_squares(men & self.opp_half[color]):
+            ok = True
+            for d in self.back_dirs[color]:
+                m = nb[d][sq]
+                if m < 0 or not (own >> m) & 1:
+                    ok = False
+                    break
+            if ok:
+                outpost += 1
+        # runaways
+        runaway = runaway_near = 0
+        cone, steps = self.cone[color], self.steps[color]
+        for sq in _lsb_squares(men & self.near[color]):
+            if not cone[sq] & occupied:
+                runaway += 1
+                runaway_near += self.rows - steps[sq]
+        # kings
+        king_mob = 0
+        for sq in _lsb_squares(kings):
+            for d in range(self.ndirs):
+                for m in self.rays[d][sq]:
+                    if (occupied >> m) & 1:
+                        break
+                    king_mob += 1
+                    if not self.flying:
+                        break
+        back = (men & self.back_rank[color]).bit_count() if opp_men else 0
+        wing = abs((men & self.left[color]).bit_count() - (men & self.right[color]).bit_count())
+        return [0, men.bit_count(), kings.bit_count(), (kings & self.centre).bit_count(),
+                king_mob, targets.bit_count(), back, outpost, locked, runaway, runaway_near,
+                wing, 0]
+
+    def pattern_states(self, position: Position, color: int) -> list[int]:
+        """The state of every window seen by ``color`` (digits: 0 empty, 1 own, 2 other)."""
+        if color == 0:
+            own = position.white_men | position.white_kings
+            other = position.black_men | position.black_kings
+        else:
+            own = position.black_men | position.black_kings
+            other = position.white_men | position.white_kings
+        states = []
+        for window in self.real_windows[color]:
+            s = 0
+            mult = 1
+            for sq in window:
+                if (own >> sq) & 1:
+                    s += mult
+                elif (other >> sq) & 1:
+                    s += 2 * mult
+                mult *= 3
+            states.append(s)
+        return states
+
+    def features(self, position: Position) -> dict[int, int]:
+        """Sparse feature vector (index -> value, zeros left out) from the mover's view."""
+        mover = int(position.turn)
+        out: dict[int, int] = {}
+        mine = self.side_scalars(position, mover)
+        theirs = self.side_scalars(position, 1 - mover)
+        for i in range(1, len(SCALARS)):
+            v = mine[i] - theirs[i]
+            if v:
+                out[i] = v
+        out[0] = 1
+        units = (mine[1] - theirs[1]) + KING_UNITS * (mine[2] - theirs[2])
+        gone = self.start_pieces - position.occupied.bit_count()
+        if units and gone > 0:
+            out[self.index["trade"]] = units * gone
+        for color, sign in ((mover, 1), (1 - mover, -1)):
+            men = position.white_men if color == 0 else position.black_men
+            canon = self.canon[color]
+            for sq in _lsb_squares(men):
+                i = self.psq_base + canon[sq]
+                out[i] = out.get(i, 0) + sign
+            for w, state in enumerate(self.pattern_states(position, color)):
+                i = self.pat_base + self.window_band[w] * PATTERN_STATES + state
+                out[i] = out.get(i, 0) + sign
+        return {i: v for i, v in out.items() if v}
+
+
+def _top_square(coords: Sequence[tuple[int, int]], rows: int) -> int:
+    for sq, (r, _c) in enumerate(coords):
+        if r == rows - 1:
+            return sq
+    raise ValueError("board without a top row")
+
+
+@cache
+def _space(variant: Variant) -> FeatureSpace:
+    return FeatureSpace(variant)
+
+
+def space_for(variant: Variant) -> FeatureSpace:
+    """The (cached) feature space of ``variant``."""
+    return _space(variant)
+
+
+# --- weights ----------------------------------------------------------------------------------
+def weights_path(key: str) -> Path:
+    return DATA_DIR / f"eval-{key}.json"
+
+
+def load_weights(variant: Variant, *, lite: bool = False) -> list[int] | None:
+    """The committed fitted weights of ``variant`` (integers, 1/64 centi-men) or None.
+
+    ``lite`` selects the model fitted without pattern features (the pure-Python search's
+    evaluation, cheaper per node); a file without one gives None.
+    """
+    try:
+        raw = json.loads(weights_path(variant.key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    model = raw.get("lite" if lite else "full")
+    if not isinstance(model, Mapping):
+        return None
+    return weights_from_model(space_for(variant), model)
+
+
+def weights_from_model(space: FeatureSpace, model: Mapping[str, Any]) -> list[int]:
+    """Integer weight vector from a model mapping (scalars by name, ``man_sq``, ``patterns``)."""
+    w = [0] * space.nfeatures
+    for name, value in model.get("scalars", {}).items():
+        if name not in space.index or name not in SCALARS:
+            raise ValueError(f"unknown evaluation term {name!r}")
+        w[space.index[name]] = round(float(value) * WEIGHT_UNIT)
+    psq = model.get("man_sq", [])
+    if psq and len(psq) != space.size:
+        raise ValueError("man_sq has the wrong length for this board")
+    for i, value in enumerate(psq):
+        w[space.psq_base + i] = round(float(value) * WEIGHT_UNIT)
+    patterns = model.get("patterns", [])
+    if patterns and (len(patterns) != space.nbands
+                     or any(len(t) != PATTERN_STATES for t in patterns)):
+        raise ValueError("patterns have the wrong shape for this board")
+    for b, table in enumerate(patterns):
+        for s, value in enumerate(table):
+            w[space.pat_base + b * PATTERN_STATES + s] = round(float(value) * WEIGHT_UNIT)
+    return w
+
+
+def _div_units(total: int) -> int:
+    """``total / WEIGHT_UNIT`` truncated towards zero (as C's integer division)."""
+    return total // WEIGHT_UNIT if total >= 0 else -((-total) // WEIGHT_UNIT)
+
+
+class FittedEvaluator:
+    """The fitted evaluation of one ruleset: the reference for the compiled evaluation.
+
+    Same interface as :class:`bots.engine.evaluation.Evaluator` for the search
+    (``evaluate`` and ``can_move``).
+    """
+
+    def __init__(self, variant: Variant, weights: Sequence[int]) -> None:
+        self.variant = variant
+        self.space = s = space_for(variant)
+        if len(weights) != s.nfeatures:
+            raise ValueError("weight vector length does not match the feature space")
+        self.weights = tuple(int(x) for x in weights)
+        self.use_patterns = any(self.weights[s.pat_base:])
+        from bots.engine.evaluation import evaluator_legacy
+
+        self.can_move = evaluator_legacy(variant).can_move
+
+    def raw(self, position: Position) -> int:
+        """The linear score in 1/64 centi-men (mover's view), before the endgame rules."""
+        w = self.weights
+        s = self.space
+        mover = int(position.turn)
+        mine = s.side_scalars(position, mover)
+        theirs = s.side_scalars(position, 1 - mover)
+        total = w[0]
+        for i in range(1, len(SCALARS) - 1):
+            v = mine[i] - theirs[i]
+            if v:
+                total += w[i] * v
+        units = (mine[1] - theirs[1]) + KING_UNITS * (mine[2] - theirs[2])
+        gone = s.start_pieces - position.occupied.bit_count()
+        if units and gone > 0:
+            total += w[len(SCALARS) - 1] * units * gone
+        base = s.psq_base
+        for color, sign in ((mover, 1), (1 - mover, -1)):
+            men = position.white_men if color == 0 else position.black_men
+            canon = s.canon[color]
+            part = 0
+            for sq in _lsb_squares(men):
+                part += w[base + canon[sq]]
+            if self.use_patterns:
+                pat = s.pat_base
+                band = s.window_band
+                for i, state in enumerate(s.pattern_states(position, color)):
+                    part += w[pat + band[i] * PATTERN_STATES + state]
+            total += sign * part
+        return total
+
+    def evaluate(self, position: Position) -> int:
+        """Score of ``position`` for the side to move, centi-men."""
+        return self.endgame(position, _div_units(self.raw(position)))
+
+    def endgame(self, position: Position, score: int) -> int:
+        """King-ending knowledge on top of the linear score (see the module docstring)."""
+        s = self.space
+        if position.white_men or position.black_men:
+            # Men left: only "two pieces against a lone king" is scaled, with flying kings.
+            if not s.flying:
+                return score
+            mover = int(position.turn)
+            for strong in (0, 1):
+                weak_men = position.black_men if strong == 0 else position.white_men
+                weak_kings = position.black_kings if strong == 0 else position.white_kings
+                strong_all = (position.white_men | position.white_kings if strong == 0
+                              else position.black_men | position.black_kings)
+                if (not weak_men and weak_kings.bit_count() == 1
+                        and strong_all.bit_count() <= 2
+                        and (score > 0) == (strong == mover)):
+                    return _div_toward_zero(score, DRAW_SCALE)
+            return score
+        wk, bk = position.white_kings.bit_count(), position.black_kings.bit_count()
+        if wk == bk or not wk or not bk:
+            return _div_toward_zero(score, DRAW_SCALE) if wk == bk else score
+        strong = 0 if wk > bk else 1
+        ks, kw = max(wk, bk), min(wk, bk)
+        weak_kings = position.black_kings if strong == 0 else position.white_kings
+        strong_kings = position.white_kings if strong == 0 else position.black_kings
+        if kw >= 2:
+            return _div_toward_zero(score, 2)  # several kings a side: hard to win
+        lone = (weak_kings & -weak_kings).bit_length() - 1
+        if not s.flying or not s.diagonal:
+            need = 2
+        elif (s.main_line >> lone) & 1:
+            need = 4
+        else:
+            need = 3
+        if ks < need:
+            return _div_toward_zero(score, DRAW_SCALE)
+        # Won: bring the kings to the lone king.
+        far = 0
+        lr, lf = s.rank[lone], s.file[lone]
+        for sq in _lsb_squares(strong_kings):
+            far += max(abs(s.rank[sq] - lr), abs(s.file[sq] - lf))
+        bonus = DRIVE * (ks * (max(s.rows, s.cols) - 1) - far)
+        return score + bonus if strong == int(position.turn) else score - bonus
+
+
+def _div_toward_zero(value: int, by: int) -> int:
+    return value // by if value >= 0 else -((-value) // by)
+
+
+def fitted_evaluator(variant: Variant, *, lite: bool = False) -> FittedEvaluator | None:
+    """The fitted evaluator of ``variant`` from its committed weights, or None."""
+    weights = load_weights(variant, lite=lite)
+    return None if weights is None else FittedEvaluator(variant, weights)
+
+
+# --- the compiled evaluation's parameters ---------------------------------------------------
+NATIVE_HEADER: Final = 32
+NATIVE_MAX_BANDS: Final = 16
+# Header slots after the SCALARS weights (0..12); must match bots/native/eval.h.
+_H_START_PIECES, _H_FLYING, _H_DIAGONAL, _H_ROWS, _H_COLS, _H_NBANDS = 13, 14, 15, 16, 17, 18
+_H_KING_UNITS, _H_DRAW_SCALE, _H_DRIVE, _H_UNIT, _H_MOVE_DIRS, _H_BACK_DIRS = (
+    19, 20, 21, 22, 23, 25)
+# Square flags (per colour): must match KD_SQ_* in bots/native/eval.h.
+SQ_BACK_RANK, SQ_OPP_HALF, SQ_LEFT, SQ_RIGHT, SQ_NEAR, SQ_CENTRE, SQ_MAIN_LINE = (
+    1, 2, 4, 8, 16, 32, 64)
+
+
+def native_params_len(nsq: int) -> int:
+    return NATIVE_HEADER + 24 * nsq + NATIVE_MAX_BANDS * PATTERN_STATES
+
+
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def default_model(variant: Variant) -> dict[str, Any]:
+    """The hand-set evaluation's terms expressed on these features: the model of a ruleset
+    without fitted weights (e.g. a plugin), so the compiled evaluation always has one."""
+    from bots.engine.evaluation import weights_for
+
+    hw = weights_for(variant)
+    space = space_for(variant)
+    rows = space.rows
+    table = []
+    for sq in range(space.size):
+        progress = space.rel_rank[0][sq]
+        value = progress * hw["advance"] if 0 < progress < rows - 1 else 0
+        if (space.centre >> sq) & 1:
+            value += hw["centre"]
+        table.append(float(value))
+    return {
+        "scalars": {
+            "tempo": hw["tempo"], "man": hw["man"], "king": hw["king"],
+            "king_centre": hw["centre"], "man_mobility": hw["mobility"],
+            "back_guard": hw["back_rank"], "runaway": hw["runaway"] - 8 * rows,
+            "runaway_near": 8, "trade": hw["trade"] * hw["man"] / 100 / space.start_pieces,
+        },
+        "man_sq": table,
+    }
+
+
+def native_weights(variant: Variant) -> list[int]:
+    """The compiled evaluation's weights: the fitted ``full`` model, else :func:`default_model`."""
+    weights = load_weights(variant)
+    if weights is None:
+        weights = weights_from_model(space_for(variant), default_model(variant))
+    return weights
+
+
+def native_params(variant: Variant, weights: Sequence[int] | None = None) -> list[int]:
+    """The flat int32 array ``bots/native/eval.h`` describes (``kd_eval_init``'s input)."""
+    s = space_for(variant)
+    w = list(weights) if weights is not None else native_weights(variant)
+    n = s.size
+    if s.nbands > NATIVE_MAX_BANDS:
+        raise ValueError(f"{variant!r}: more than {NATIVE_MAX_BANDS} pattern bands")
+    header = [0] * NATIVE_HEADER
+    header[:len(SCALARS)] = w[:len(SCALARS)]
+    header[_H_START_PIECES] = s.start_pieces
+    header[_H_FLYING] = int(s.flying)
+    header[_H_DIAGONAL] = int(s.diagonal)
+    header[_H_ROWS], header[_H_COLS] = s.rows, s.cols
+    header[_H_NBANDS] = s.nbands
+    header[_H_KING_UNITS], header[_H_DRAW_SCALE] = KING_UNITS, DRAW_SCALE
+    header[_H_DRIVE], header[_H_UNIT] = DRIVE, WEIGHT_UNIT
+    for c in (0, 1):
+        header[_H_MOVE_DIRS + c] = sum(1 << d for d in s.move_dirs[c])
+        header[_H_BACK_DIRS + c] = sum(1 << d for d in s.back_dirs[c])
+    psq: list[int] = []
+    flags: list[int] = []
+    steps: list[int] = []
+    cones: list[int] = []
+    windows: list[int] = []
+    for c in (0, 1):
+        psq += [w[s.psq_base + s.canon[c][sq]] for sq in range(n)]
+        for sq in range(n):
+            f = 0
+            for mask, bit in ((s.back_rank[c], SQ_BACK_RANK), (s.opp_half[c], SQ_OPP_HALF),
+                              (s.left[c], SQ_LEFT), (s.right[c], SQ_RIGHT),
+                              (s.near[c], SQ_NEAR), (s.centre, SQ_CENTRE),
+                              (s.main_line, SQ_MAIN_LINE)):
+                if (mask >> sq) & 1:
+                    f |= bit
+            flags.append(f)
+        steps += list(s.steps[c])
+        for sq in range(n):
+            cones += [_int32(s.cone[c][sq] >> (32 * k)) for k in range(4)]
+        real = s.real_windows[c]
+        for i in range(n):
+            windows += list(real[i]) if i < len(real) else [-1] * PATTERN_SIZE
+    bands = [s.window_band[i] if i < len(s.windows) else -1 for i in range(n)]
+    patterns = [0] * (NATIVE_MAX_BANDS * PATTERN_STATES)
+    patterns[:s.nbands * PATTERN_STATES] = w[s.pat_base:]
+    out = (header + psq + flags + steps + list(s.file) + cones + windows + bands + patterns)
+    assert len(out) == native_params_len(n)
+    return out
+
+
+def reference_evaluator(variant: Variant) -> FittedEvaluator:
+    """The Python twin of the compiled evaluation of ``variant`` (same weights, same score)."""
+    return FittedEvaluator(variant, native_weights(variant))

@@ -1,0 +1,271 @@
+"""Fit the evaluation weights of one ruleset by logistic regression, write them as data.
+
+Reads the labelled positions of ``python -m bots.training.generate`` (every
+``.training-data/<ruleset>-*.txt`` unless ``--data`` is given), keeps the quiet ones (no
+capture for either side), computes the features of :mod:`bots.engine.features` from the
+side to move's view and fits ``P(mover wins) = sigmoid(w . x)`` by L2-regularised
+cross-entropy (L-BFGS). The target is the game's result from the mover's view (1, 0.5, 0);
+where the data has a search score from a stronger engine (dame-rs for International), the
+target mixes in ``sigmoid(score / s)`` with ``s`` fitted on the same data
+(``--score-weight``). The L2 penalty pulls the weights towards the hand-set evaluation
+(expressed on these features, at the material-only fit's scale), not towards 0, so thin data
+cannot produce extreme values (``--no-prior`` turns that off).
+
+Two models are fitted: ``full`` (every feature, the compiled evaluation's) and ``lite``
+(no pattern features: the pure-Python search's, cheaper per node). Weights are converted to
+centi-men by making the fitted value of a man 100, and written with the command, data size,
+date and fit quality (cross-entropy on the held-out last 15% of the data, i.e. the latest
+games, against material-only and the hand-set evaluation) to
+``bots/engine/data/eval-<ruleset>.json``.
+
+    python -m bots.training.fit --ruleset english
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import optimize, sparse
+
+from bots.engine.evaluation import evaluator_legacy
+from bots.engine.features import (
+    PATTERN_STATES,
+    SCALARS,
+    WEIGHT_UNIT,
+    FeatureSpace,
+    default_model,
+    space_for,
+    weights_from_model,
+    weights_path,
+)
+from bots.training.generate import DATA_DIR
+from variants import Color, Position, Variant, get_variant
+
+REG_SCALARS = 1e-6
+
+
+def load_positions(variant: Variant, files: list[Path]) -> tuple[list[Position], np.ndarray,
+                                                                  np.ndarray, int]:
+    """Quiet positions, results from the mover's view, scores (NaN: none), lines read."""
+    positions: list[Position] = []
+    results: list[float] = []
+    scores: list[float] = []
+    lines = 0
+    for path in files:
+        with path.open(encoding="ascii") as fh:
+            for line in fh:
+                parts = line.split()
+                if len(parts) != 7:
+                    continue
+                lines += 1
+                wm, wk, bm, bk = (int(x, 16) for x in parts[:4])
+                turn = Color(int(parts[4]))
+                pos = Position(wm, wk, bm, bk, turn)
+                if variant.has_capture(pos):
+                    continue
+                if variant.has_capture(Position(wm, wk, bm, bk, turn.opponent)):
+                    continue
+                white = float(parts[5])
+                positions.append(pos)
+                results.append(white if turn is Color.WHITE else 1.0 - white)
+                scores.append(float("nan") if parts[6] == "-" else float(parts[6]))
+    return positions, np.array(results), np.array(scores), lines
+
+
+def design(space: FeatureSpace, positions: list[Position]) -> sparse.csr_matrix:
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+    for r, pos in enumerate(positions):
+        for i, v in space.features(pos).items():
+            rows.append(r)
+            cols.append(i)
+            vals.append(float(v))
+    return sparse.csr_matrix((vals, (rows, cols)), shape=(len(positions), space.nfeatures))
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+
+def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def logistic_fit(x: sparse.csr_matrix, y: np.ndarray, reg: np.ndarray,
+                 prior: np.ndarray | None = None) -> np.ndarray:
+    """Cross-entropy of ``sigmoid(x @ w)`` against ``y`` plus ``reg/2 * (w - prior)^2``."""
+    n = x.shape[0]
+    xt = x.T.tocsr()
+    w0 = np.zeros(x.shape[1]) if prior is None else prior
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = x @ w
+        p = _sigmoid(z)
+        pc = np.clip(p, 1e-12, 1 - 1e-12)
+        d = w - w0
+        value = -np.mean(y * np.log(pc) + (1 - y) * np.log(1 - pc)) + 0.5 * np.sum(reg * d * d)
+        grad = xt @ (p - y) / n + reg * d
+        return float(value), grad
+
+    res = optimize.minimize(loss, w0.copy(), jac=True, method="L-BFGS-B",
+                            options={"maxiter": 2000})
+    return np.asarray(res.x)
+
+
+def prior_vector(space: FeatureSpace, variant: Variant) -> np.ndarray:
+    """The hand-set evaluation on these features (centi-men): the fit's prior."""
+    return np.array(weights_from_model(space, default_model(variant)), dtype=float) / WEIGHT_UNIT
+
+
+def fit_score_scale(scores: np.ndarray, results: np.ndarray) -> float:
+    """``s`` of ``P(win) = sigmoid(score / s)`` fitted on positions with a score."""
+    best, best_s = math.inf, 100.0
+    for s in np.geomspace(20, 2000, 60):
+        ce = cross_entropy(_sigmoid(scores / s), results)
+        if ce < best:
+            best, best_s = ce, float(s)
+    return best_s
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", required=True)
+    parser.add_argument("--data", nargs="*", default=None,
+                        help=f"data files (default: {DATA_DIR}/<ruleset>-*.txt)")
+    parser.add_argument("--score-weight", type=float, default=0.0,
+                        help="share of the score target where a score exists")
+    parser.add_argument("--reg", default="1e-4,3e-4,1e-3,3e-3",
+                        help="L2 strengths to try on the held-out data (tables only)")
+    parser.add_argument("--reg-scalars", type=float, default=1e-3,
+                        help="L2 strength of the scalar features (towards the prior)")
+    parser.add_argument("--no-prior", dest="prior", action="store_false",
+                        help="regularise towards 0 instead of the hand-set evaluation")
+    parser.add_argument("--max-positions", type=int, default=400_000)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args(argv)
+    variant = get_variant(args.ruleset)
+    space = space_for(variant)
+    files = ([Path(f) for f in args.data] if args.data
+             else sorted(DATA_DIR.glob(f"{variant.key}-*.txt")))
+    if not files:
+        print(f"no data for {variant.key}: run python -m bots.training.generate first",
+              file=sys.stderr)
+        return 1
+    positions, results, scores, lines = load_positions(variant, files)
+    if len(positions) > args.max_positions:
+        step = len(positions) / args.max_positions
+        keep = [int(i * step) for i in range(args.max_positions)]
+        positions = [positions[i] for i in keep]
+        results, scores = results[keep], scores[keep]
+    n = len(positions)
+    print(f"{variant.key}: {lines} positions read, {n} quiet", flush=True)
+    has_score = ~np.isnan(scores)
+    target = results.copy()
+    score_scale = None
+    if has_score.any() and args.score_weight > 0:
+        score_scale = fit_score_scale(scores[has_score], results[has_score])
+        target[has_score] = ((1 - args.score_weight) * results[has_score]
+                             + args.score_weight * _sigmoid(scores[has_score] / score_scale))
+    x = design(space, positions)
+    split = int(n * 0.85)
+    x_tr, x_va = x[:split], x[split:]
+    y_tr, y_va = target[:split], target[split:]
+    r_va = results[split:]
+    nf = space.nfeatures
+    is_table = np.arange(nf) >= len(SCALARS)
+    lite_cols = np.arange(space.pat_base)
+
+    material_cols = np.array([space.index["tempo"], space.index["man"], space.index["king"]])
+    w_mat = logistic_fit(x_tr[:, material_cols], y_tr, np.full(3, REG_SCALARS))
+    ce_mat = cross_entropy(_sigmoid(x_va[:, material_cols] @ w_mat), y_va)
+    # Prior: the hand-set evaluation, in logits at the material-only fit's scale. Every
+    # weight is pulled towards it (not towards 0): with little data the fit stays close to
+    # a sane evaluation instead of inventing extreme values.
+    prior = prior_vector(space, variant) * (w_mat[1] / 100.0 if args.prior else 0.0)
+
+    def fit_model(cols: np.ndarray, lam: float, xs: sparse.csr_matrix,
+                  y: np.ndarray) -> np.ndarray:
+        reg = np.where(is_table[cols], lam, args.reg_scalars)
+        return logistic_fit(xs[:, cols], y, reg, prior[cols])
+
+    quality: dict[str, Any] = {}
+    best: dict[str, tuple[float, float, np.ndarray]] = {}
+    for name, cols in (("full", np.arange(nf)), ("lite", lite_cols)):
+        for lam in (float(v) for v in args.reg.split(",")):
+            w = fit_model(cols, lam, x_tr, y_tr)
+            ce = cross_entropy(_sigmoid(x_va[:, cols] @ w), y_va)
+            print(f"  {name} lambda={lam:g}: validation cross-entropy {ce:.4f}", flush=True)
+            if name not in best or ce < best[name][0]:
+                best[name] = (ce, lam, w)
+    legacy = evaluator_legacy(variant)
+    legacy_scores = np.array([legacy.evaluate(p) for p in positions], dtype=float)
+    s_leg = fit_score_scale(legacy_scores[:split], y_tr)
+    ce_leg = cross_entropy(_sigmoid(legacy_scores[split:] / s_leg), y_va)
+    quality["validation_cross_entropy"] = {
+        "full": round(best["full"][0], 4), "lite": round(best["lite"][0], 4),
+        "material_only": round(ce_mat, 4), "hand_set": round(ce_leg, 4),
+        "constant": round(cross_entropy(np.full(len(y_va), y_tr.mean()), y_va), 4),
+    }
+    full_p = _sigmoid(x_va @ best["full"][2])
+    decided = r_va != 0.5
+    if decided.any():
+        quality["validation_decided_games_accuracy_full"] = round(
+            float(np.mean((full_p[decided] > 0.5) == (r_va[decided] > 0.5))), 3)
+    quality["lambda"] = {"full": best["full"][1], "lite": best["lite"][1],
+                         "scalars": args.reg_scalars, "prior": "hand-set" if args.prior else 0}
+    # Refit both on all the data with the chosen strengths, then scale to centi-men.
+    out: dict[str, Any] = {}
+    for name, cols in (("full", np.arange(nf)), ("lite", lite_cols)):
+        w = fit_model(cols, best[name][1], x, target)
+        man = w[space.index["man"]]
+        if man <= 0:
+            print(f"{name}: a man has no positive value; refusing these weights",
+                  file=sys.stderr)
+            return 1
+        scale = 100.0 / man  # centi-men per logit
+        wc = np.zeros(nf)
+        wc[cols] = w * scale
+        model: dict[str, Any] = {
+            "scalars": {s: round(float(wc[space.index[s]]), 2) for s in SCALARS},
+            "man_sq": [round(float(v), 2) for v in wc[space.psq_base:space.pat_base]],
+            "logistic_scale": round(scale, 2),
+        }
+        if name == "full":
+            model["patterns"] = [
+                [round(float(v), 2)
+                 for v in wc[space.pat_base + b * PATTERN_STATES:
+                             space.pat_base + (b + 1) * PATTERN_STATES]]
+                for b in range(space.nbands)]
+        out[name] = model
+    command = "python -m bots.training.fit " + " ".join(argv if argv is not None
+                                                        else sys.argv[1:])
+    doc = {
+        "ruleset": variant.key,
+        "command": command,
+        "date": dt.date.today().isoformat(),
+        "data": {"files": [f.name for f in files], "positions": lines, "quiet_positions": n,
+                 "score_scale": score_scale, "score_weight": (args.score_weight
+                                                               if score_scale else 0.0)},
+        "fit": quality,
+        "king_value": round(out["full"]["scalars"]["king"] / out["full"]["scalars"]["man"], 2),
+        "units": "centi-men from the side to move's view; P(win) = sigmoid(score / "
+                 "logistic_scale)",
+        **out,
+    }
+    path = Path(args.out) if args.out else weights_path(variant.key)
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(quality), f"king={doc['king_value']}", f"-> {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

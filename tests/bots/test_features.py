@@ -1,0 +1,211 @@
+"""The fitted evaluation: features, committed weights, king endings, Python == C."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bots.engine.features import (
+    DRAW_SCALE,
+    SCALARS,
+    FittedEvaluator,
+    fitted_evaluator,
+    load_weights,
+    native_params,
+    native_params_len,
+    space_for,
+    weights_path,
+)
+from variants import Color, Position, Variant, get_variant
+
+RULESETS = ("international", "english", "brazilian", "spanish", "turkish")
+
+
+def _flip(variant: Variant, position: Position) -> Position:
+    """The same position with the colours swapped and the board turned round."""
+    mirror = space_for(variant).canon[1]
+
+    def turned(bb: int) -> int:
+        out = 0
+        for sq in range(variant.geometry.size):
+            if (bb >> sq) & 1:
+                out |= 1 << mirror[sq]
+        return out
+
+    return Position(turned(position.black_men), turned(position.black_kings),
+                    turned(position.white_men), turned(position.white_kings),
+                    position.turn.opponent)
+
+
+def _random_positions(variant: Variant, rng: random.Random, games: int) -> list[Position]:
+    """Positions from random games, plus sparse random placements (king endings)."""
+    out: list[Position] = []
+    for _ in range(games):
+        pos = variant.initial_position()
+        for _ply in range(rng.randint(0, 160)):
+            moves = variant.legal_moves(pos)
+            if not moves:
+                break
+            pos = variant.apply(pos, rng.choice(moves))
+            out.append(pos)
+    n = variant.geometry.size
+    promo = variant.promotion_squares(Color.WHITE) | variant.promotion_squares(Color.BLACK)
+    for _ in range(400):
+        squares = rng.sample(range(n), rng.randint(2, 7))
+        bbs = [0, 0, 0, 0]
+        for sq in squares:
+            kind = rng.randrange(4)
+            if kind in (0, 2) and (promo >> sq) & 1:
+                kind += 1  # no man on a promotion row
+            bbs[kind] |= 1 << sq
+        if (bbs[0] | bbs[1]) and (bbs[2] | bbs[3]):
+            out.append(Position(bbs[0], bbs[1], bbs[2], bbs[3], Color(rng.randrange(2))))
+    return out
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_features_are_seen_from_the_mover_and_mirror(key: str) -> None:
+    variant = get_variant(key)
+    space = space_for(variant)
+    # The start is symmetric: only the tempo term is left.
+    assert space.features(variant.initial_position()) == {space.index["tempo"]: 1}
+    rng = random.Random(key)
+    ev = FittedEvaluator(variant, [rng.randint(-500, 500) for _ in range(space.nfeatures)])
+    for pos in _random_positions(variant, rng, 5)[::7]:
+        assert space.features(pos) == space.features(_flip(variant, pos))
+        assert ev.evaluate(pos) == ev.evaluate(_flip(variant, pos))
+
+
+def test_feature_values_on_a_literal_position() -> None:
+    variant = get_variant("international")
+    space = space_for(variant)
+    # White: men 6 (one step from crowning on 1, a free path), 28, 33 and a king on 47;
+    # Black: men 19 and 23 (23 faces 28). White to move.
+    pos = variant.parse_fen("W:W6,28,33,K47:B19,23")
+    f = space.features(pos)
+    assert f[space.index["man"]] == 1 and f[space.index["king"]] == 1
+    assert f[space.index["runaway"]] == 1  # 6 runs to 1; Black's men are far from crowning
+    white = space.side_scalars(pos, 0)
+    black = space.side_scalars(pos, 1)
+    names = list(SCALARS)
+    assert white[names.index("locked")] == black[names.index("locked")] == 0
+    assert white[names.index("man_mobility")] == 3  # 6-1, 28-22 (23 is Black's), 33-29
+    assert black[names.index("man_mobility")] == 2  # 19-24 (23 is Black's), 23-29
+    assert white[names.index("outpost")] == black[names.index("outpost")] == 0
+    assert f[space.index["man_mobility"]] == 1
+    assert white[names.index("king_mobility")] > 0
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_committed_weights_load_and_know_who_is_winning(key: str) -> None:
+    variant = get_variant(key)
+    doc = json.loads(weights_path(key).read_text(encoding="utf-8"))
+    assert doc["command"].startswith("python -m bots.training.fit")
+    assert doc["data"]["quiet_positions"] > 1000
+    fit = doc["fit"]["validation_cross_entropy"]
+    assert fit["full"] < fit["constant"] and fit["lite"] < fit["constant"]
+    assert doc["king_value"] > 1.0  # a king is worth more than a man
+    for lite in (False, True):
+        weights = load_weights(variant, lite=lite)
+        assert weights is not None and len(weights) == space_for(variant).nfeatures
+        ev = fitted_evaluator(variant, lite=lite)
+        assert ev is not None
+        # A man about to crown unopposed, against a man on its own back row: equal
+        # material, but the side to move (Black) is lost. Material alone says nothing.
+        g = variant.geometry
+        rows, cols = variant.rows, variant.cols
+        white_sq = next(sq for sq, (r, c) in enumerate(g.coords) if r == rows - 2 and c <= 1)
+        black_sq = max(sq for sq, (r, c) in enumerate(g.coords) if r == rows - 1
+                       and c >= cols - 2)
+        runner = Position(1 << white_sq, 0, 1 << black_sq, 0, Color.BLACK)
+        assert ev.evaluate(runner) < 0, variant.format_fen(runner)
+        assert ev.evaluate(_flip(variant, runner)) < 0
+        # Two men up from the start: winning for the side with them, whoever moves.
+        start = variant.initial_position()
+        up = Position(start.white_men, 0, start.black_men & (start.black_men - 1) & (
+            (start.black_men & (start.black_men - 1)) - 1), 0, Color.BLACK)
+        assert ev.evaluate(up) < -100
+        assert ev.evaluate(Position(up.white_men, 0, up.black_men, 0, Color.WHITE)) > 100
+
+
+def _raw_centi(ev: FittedEvaluator, pos: Position) -> int:
+    raw = ev.raw(pos)
+    return raw // 64 if raw >= 0 else -((-raw) // 64)
+
+
+def test_king_endings_with_flying_kings() -> None:
+    variant = get_variant("international")
+    ev = fitted_evaluator(variant)
+    assert ev is not None
+    cases = {
+        "W:WK46:BK5": True,          # one king each: drawn
+        "W:WK46,K47:BK5": True,      # two kings cannot beat one with flying kings
+        "W:WK1,K2,K3:BK28": True,    # three against one on the main diagonal: drawn
+        "W:WK46,K36:BK3": True,      # king and king (not a man) vs lone king: drawn
+        "W:WK46,36:BK3": True,       # king and man vs lone king: drawn
+        "W:WK1,K2,K3,K4:BK28": False,  # four kings win
+        "W:WK1,K2,K3:BK27": False,   # three kings, lone king off the main diagonal: win
+    }
+    for fen, drawn in cases.items():
+        pos = variant.parse_fen(fen)
+        raw = _raw_centi(ev, pos)
+        if drawn:
+            assert abs(ev.evaluate(pos)) <= abs(raw) // DRAW_SCALE + 1, fen
+        else:
+            assert ev.evaluate(pos) > raw > 0, fen  # plus the drive towards the lone king
+    # Driving: the same kings closer to the lone king score more.
+    far = ev.evaluate(variant.parse_fen("W:WK1,K2,K3,K4:BK45"))
+    near = ev.evaluate(variant.parse_fen("W:WK40,K39,K44,K34:BK45"))
+    assert near > far
+
+
+def test_king_endings_with_short_kings() -> None:
+    variant = get_variant("english")
+    ev = fitted_evaluator(variant)
+    assert ev is not None
+    one_each = variant.parse_fen("W:WK14:BK19")
+    assert abs(ev.evaluate(one_each)) <= abs(_raw_centi(ev, one_each)) // DRAW_SCALE + 1
+    two_one = variant.parse_fen("W:WK14,K15:BK28")
+    assert ev.evaluate(two_one) > _raw_centi(ev, two_one) > 0  # short kings: 2 beat 1
+    black_to_move = variant.parse_fen("B:WK14,K15:BK28")
+    assert ev.evaluate(black_to_move) < 0
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_compiled_evaluation_equals_the_python_reference(key: str) -> None:
+    native = pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import rules_spec
+
+    variant = get_variant(key)
+    space = space_for(variant)
+    rng = random.Random(f"c-eval:{key}")
+    positions = _random_positions(variant, rng, 30)
+    assert len(positions) > 1500
+    models = [native_params(variant)]  # the committed weights
+    weights = [rng.randint(-4000, 4000) for _ in range(space.nfeatures)]
+    models.append(native_params(variant, weights))  # every table non-zero
+    references = [FittedEvaluator(variant, load_weights(variant) or []),
+                  FittedEvaluator(variant, weights)]
+    for params, ref in zip(models, references, strict=True):
+        assert len(params) == native_params_len(space.size)
+        core = native.Core(rules_spec(variant), params, 1)
+        for pos in positions:
+            got = core.evaluate(pos.white_men, pos.white_kings, pos.black_men,
+                                pos.black_kings, int(pos.turn))
+            assert got == ref.evaluate(pos), variant.format_fen(pos)
+
+
+def test_malformed_native_params_are_refused() -> None:
+    native = pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import rules_spec
+
+    variant = get_variant("english")
+    params = native_params(variant)
+    with pytest.raises(ValueError):
+        native.Core(rules_spec(variant), params[:-1], 1)
+    bad = list(params)
+    bad[22] = 0  # weight unit
+    with pytest.raises(ValueError):
+        native.Core(rules_spec(variant), bad, 1)
