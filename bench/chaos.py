@@ -43,6 +43,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import signal
 import subprocess
 import sys
@@ -62,6 +63,9 @@ from load import Http, free_port, raise_open_files, wait_port  # noqa: E402
 REPO = Path(__file__).resolve().parent.parent
 PRESENCE_TTL = 12.0  # the production default (KONDAVO_PRESENCE_TTL_SECONDS)
 LAB_ENV = {
+    # Every simulated player comes from 127.0.0.1: no per-address limits on guests and games.
+    "KONDAVO_GUEST_RATE": "",
+    "KONDAVO_CREATE_RATE_IP": "",
     "KONDAVO_BOT_MOVE_TIME": "0.4",
     "KONDAVO_BOT_STALL_SECONDS": "6",
     "KONDAVO_BOT_SWEEP_SECONDS": "2",
@@ -172,7 +176,7 @@ class Stack:
         exits.callback(self.pg.stop)
         self.pg.createdb()
         self.env = {**os.environ, "DJANGO_SETTINGS_MODULE": "kondavo.settings.production",
-                    "SECRET_KEY": "chaos-lab-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
+                    "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
                     "SECURE_COOKIES": "false", "DEBUG": "false", "LOG_LEVEL": "WARNING",
                     "DATABASE_URL": self.pg.url, "REDIS_URL": self.redis.url,
                     "KONDAVO_BOT_INPROCESS": "false", "DB_CONN_MAX_AGE": "60",

@@ -149,6 +149,10 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
            "DJANGO_SETTINGS_MODULE": "kondavo.settings.local", "DEBUG": "false",
            "LOG_LEVEL": "WARNING"}
     env.setdefault("DB_CONN_MAX_AGE", "60")
+    # Every simulated player comes from 127.0.0.1: the per-address limits on guests and on
+    # game creation (KONDAVO_GUEST_RATE, KONDAVO_CREATE_RATE_IP) would stop the bench.
+    env.setdefault("KONDAVO_GUEST_RATE", "")
+    env.setdefault("KONDAVO_CREATE_RATE_IP", "")
     # Every game is created, and every socket connected, before any game starts: a first
     # move may come much later than a player would make it (30 s by default).
     env.setdefault("KONDAVO_FIRST_MOVE_SECONDS", "900")
@@ -176,7 +180,9 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
         wait_port(port, proc)
         urls.append(f"http://127.0.0.1:{port}")
     print(f"started Daphne {', '.join(urls)}; Redis {redis_url}; "
-          f"database {database_url.split(':')[0]}; DB_CONN_MAX_AGE={env['DB_CONN_MAX_AGE']}")
+          f"database {database_url.split(':')[0]}; DB_POOL={env.get('DB_POOL', 'true')} "
+          f"(DB_POOL_MAX_SIZE={env.get('DB_POOL_MAX_SIZE', '10')}), "
+          f"else DB_CONN_MAX_AGE={env['DB_CONN_MAX_AGE']}")
     return urls
 
 
@@ -201,6 +207,7 @@ class Http:
             "X-CSRFToken": CSRF, "Cookie": f"csrftoken={CSRF}; {self.cookie()}",
             "Referer": self.base + "/"})
         with urllib.request.urlopen(req, timeout=60) as r:
+            self.jar.extract_cookies(r, req)  # the session made by this first action
             return json.loads(r.read())
 
     def cookie(self) -> str:

@@ -2,12 +2,16 @@
 
 from django.urls import path
 
+from kondavo.games import converters
+
 from . import views
+
+converters.register()
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("game/<str:game_id>/", views.game, name="game"),
-    path("game/<str:game_id>/replay.json", views.game_replay, name="game_replay"),
+    path("game/<gameid:game_id>/", views.game, name="game"),
+    path("game/<gameid:game_id>/replay.json", views.game_replay, name="game_replay"),
     path("analysis/", views.analysis_board, name="analysis"),
     path("analysis/replay", views.analysis_replay, name="analysis_replay"),
     path("analysis/eval", views.analysis_eval, name="analysis_eval"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -20,6 +19,7 @@ from kondavo.games import selectors as game_selectors
 from kondavo.games.errors import GameError
 from kondavo.games.services import game_open_for_viewer
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
+from kondavo.limits import ClientInputError, Limits, decode_json_body
 from variants import get_variant
 from variants.errors import UnknownVariant
 
@@ -89,15 +89,18 @@ def home(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
     player = getattr(request, "player", None)
-    try:
-        found = game_open_for_viewer(game_id=game_id, player=player)
+    try:  # opening the page never takes a seat: the invited person presses "Join"
+        found = game_open_for_viewer(game_id=game_id, player=None)
     except GameError as exc:
         if exc.code == "not_found":
             raise Http404("no such game") from None
         raise
     variant = get_variant(found.ruleset)
+    can_join = found.status == "waiting" and (
+        player is None or (found.side_of(player) is None and not player.is_bot))
     return render(request, "frontend/game.html", {
         "game_id": found.id,
+        "join_url": _url_args("games:join", found.id, "") if can_join else "",
         "variant_name": ruleset_name(variant),
         "variant_key": variant.key,
         "has_rules": variant.rules_page() is not None,
@@ -126,7 +129,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "rulesets": _rulesets(),
         "time_controls": _time_controls(),
         "default_time_control": DEFAULT_TIME_CONTROL,
-        "config": {"ws": "/ws/lobby/", "i18n": js_strings()},
+        "config": {"ws": "/ws/lobby/", "guest": _url("accounts:guest", "/accounts/guest/"),
+                   "i18n": js_strings()},
     })
 
 
@@ -211,13 +215,11 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > limit:
         raise analysis.AnalysisInputError(f"the request is too large (limit {limit} bytes)")
     if request.content_type == "application/json":
-        try:
-            body = json.loads(request.body or b"{}")
-        except ValueError:
-            raise analysis.AnalysisInputError("the body is not JSON") from None
-        if not isinstance(body, dict):
-            raise analysis.AnalysisInputError("the body must be a JSON object")
-        return body
+        try:  # depth, numbers and sizes checked before parsing (kondavo.limits)
+            return decode_json_body(request.body, Limits(max_bytes=limit,
+                                                          max_string=analysis.MAX_PDN_CHARS))
+        except ClientInputError as exc:
+            raise analysis.AnalysisInputError(exc.message) from None
     return request.POST.dict()
 
 

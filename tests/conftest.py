@@ -46,6 +46,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.django_db(transaction=True))
 
 
+@pytest.fixture(autouse=True)
+def _empty_rate_limit_cache(request: pytest.FixtureRequest) -> None:
+    """Rate-limit counters (Django's cache) start empty in every test that uses Django."""
+    if not any(name in request.fixturenames for name in
+               ("db", "transactional_db", "django_db_setup", "client", "settings")) and \
+            request.node.get_closest_marker("django_db") is None:
+        return
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def artifacts_dir() -> Path:
     ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ def test_guest_is_created_once_per_session() -> None:
     session: dict[str, str] = {}
     guest = player_get_or_create_guest(request_session=session)
     assert guest.kind == Player.Kind.GUEST
-    assert re.fullmatch(r"Guest-[0-9A-F]{4}", guest.name)
+    assert re.fullmatch(r"Guest-[A-HJKMNP-Z2-9]{10}", guest.name)
     assert session[GUEST_SESSION_KEY] == guest.guest_key
     assert player_get_or_create_guest(request_session=session) == guest
     assert player_get_or_create_guest(request_session={}) != guest
@@ -68,12 +68,16 @@ def test_player_for_user_and_claiming_a_guest() -> None:
     assert other_guest.kind == Player.Kind.GUEST
 
 
-def test_middleware_gives_every_request_a_player() -> None:
+def test_middleware_creates_a_guest_only_when_needed() -> None:
     client = Client()
     client.get("/")
+    assert GUEST_SESSION_KEY not in client.session
+    assert not Player.objects.filter(kind=Player.Kind.GUEST).exists()
+    client.post("/accounts/guest/")
     key = client.session[GUEST_SESSION_KEY]
     guest = Player.objects.get(guest_key=key)
     client.get("/")
+    client.post("/accounts/guest/")
     assert Player.objects.filter(kind=Player.Kind.GUEST).count() == 1
     assert client.session[GUEST_SESSION_KEY] == guest.guest_key
 

@@ -31,11 +31,15 @@ def test_daphne_server_serves_home_page(daphne_server: str) -> None:
 @pytest.mark.embedded
 @pytest.mark.django_db(transaction=True)
 def test_daphne_server_shares_the_test_database(daphne_server: str) -> None:
-    """A request to the subprocess creates a guest Player we can see from the test."""
+    """A guest made by the subprocess (on a first action) is visible from the test."""
     from kondavo.accounts.models import Player
 
     before = Player.objects.filter(kind=Player.Kind.GUEST).count()
-    with urllib.request.urlopen(daphne_server + "/", timeout=10) as response:
+    token = "t" * 32
+    request = urllib.request.Request(
+        daphne_server + "/accounts/guest/", method="POST",
+        headers={"Cookie": f"csrftoken={token}", "X-CSRFToken": token})
+    with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 200
         cookies = response.headers.get_all("Set-Cookie") or []
     assert any(c.startswith("sessionid=") for c in cookies), cookies

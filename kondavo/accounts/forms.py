@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from .models import Player
+from .names import validate_public_name
 
 
 class SignUpForm(UserCreationForm):
@@ -23,6 +24,8 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username: str = super().clean_username()
+        if username:
+            validate_public_name(username)
         # The username becomes the public Player name; refuse one that a bot or another
         # player already shows, unless it is this browser's own guest name.
         guest = getattr(self, "guest", None)

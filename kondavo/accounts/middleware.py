@@ -1,4 +1,10 @@
-"""``request.player`` for every HTTP request, and ``get_player_for_scope`` for consumers."""
+"""``request.player`` for every HTTP request, and ``get_player_for_scope`` for consumers.
+
+A visitor gets a guest identity (a Player row and a session) only when they first do
+something that needs one: ``player_required(request)``, called by the views that create or
+join games and seeks, and by ``POST /accounts/guest/``. Reading pages, 404s, health checks
+and crawlers create nothing: for them ``request.player`` is None.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +15,18 @@ from channels.db import database_sync_to_async
 from django.http import HttpRequest, HttpResponse
 
 from .models import Player
-from .services import GUEST_SESSION_KEY, player_for_user, player_get_or_create_guest
+from .services import (
+    GUEST_SESSION_KEY,
+    player_for_user,
+    player_get_guest,
+    player_get_or_create_guest,
+)
 
 
 class PlayerMiddleware:
     """Sets ``request.player``: the user's Player when logged in, else the session's guest
-    (created on the first request and remembered in the session). Must come after
-    SessionMiddleware and AuthenticationMiddleware."""
+    if there is one, else None. Must come after SessionMiddleware and
+    AuthenticationMiddleware."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -25,11 +36,35 @@ class PlayerMiddleware:
         return self.get_response(request)
 
 
-def player_for_request(request: HttpRequest) -> Player:
+def player_for_request(request: HttpRequest) -> Player | None:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return player_for_user(user=user)
-    return player_get_or_create_guest(request_session=request.session)
+    session = getattr(request, "session", None)
+    if session is None or not session.session_key:  # no cookie: no guest to look up
+        return None
+    return player_get_guest(request_session=session)
+
+
+def player_required(request: HttpRequest) -> Player:
+    """The request's Player, creating the visitor's guest identity (stored in the session)
+    if they have none yet. Raises ``GuestRateLimited`` when this address already made
+    too many guests (``KONDAVO_GUEST_RATE``)."""
+    player: Player | None = getattr(request, "player", None)
+    if player is not None:
+        return player
+    from kondavo.ratelimits import rate_limit
+
+    rate_limit(action="guest", keys=[f"ip:{_client_ip(request)}"], setting="KONDAVO_GUEST_RATE")
+    player = player_get_or_create_guest(request_session=request.session)
+    request.player = player  # type: ignore[attr-defined]
+    return player
+
+
+def _client_ip(request: HttpRequest) -> str:
+    from kondavo.limits import client_ip
+
+    return client_ip(request)
 
 
 def player_for_scope_sync(scope: dict[str, Any]) -> Player | None:
@@ -49,7 +84,8 @@ async def get_player_for_scope(scope: dict[str, Any]) -> Player | None:
     """The Player behind a websocket scope (needs AuthMiddlewareStack, as in kondavo.asgi).
 
     Returns the logged-in user's Player, else the guest whose key is in the session, else
-    None (a websocket cannot set a session cookie: the browser must have loaded a page
-    first). Consumers should close the connection on None.
+    None (a websocket cannot set a session cookie: a visitor without an identity gets one
+    from ``POST /accounts/guest/`` and reconnects). Consumers refuse actions that need a
+    player when this is None.
     """
     return await database_sync_to_async(player_for_scope_sync)(scope)

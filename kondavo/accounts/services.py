@@ -24,9 +24,16 @@ def _touch(player: Player) -> None:
         Player.objects.filter(pk=player.pk).update(last_seen=now)
 
 
-def _guest_name(attempt: int) -> str:
-    digits = 4 if attempt < 8 else 8  # widen after repeated collisions
-    return f"Guest-{secrets.token_hex(digits // 2).upper()}"
+# Guest names: 10 characters of a 31-letter alphabet without look-alikes (0/O, 1/I/L) are
+# 49 random bits, so two guests practically never draw the same name (the database's unique
+# constraint and a retry settle the rare case). Sign-up names can never start with "Guest".
+GUEST_NAME_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+GUEST_NAME_LENGTH = 10
+
+
+def _guest_name() -> str:
+    return "Guest-" + "".join(secrets.choice(GUEST_NAME_ALPHABET)
+                              for _ in range(GUEST_NAME_LENGTH))
 
 
 def _free_name(base: str) -> str:
@@ -39,21 +46,32 @@ def _free_name(base: str) -> str:
     return name
 
 
+def player_get_guest(*, request_session: Any) -> Player | None:
+    """The guest Player whose key is in this session, or None (nothing is created)."""
+    key = request_session.get(GUEST_SESSION_KEY) if request_session is not None else None
+    if not key:
+        return None
+    player = Player.objects.filter(kind=Player.Kind.GUEST, guest_key=key).first()
+    if player is not None:
+        _touch(player)
+    return player
+
+
 def player_get_or_create_guest(*, request_session: Any) -> Player:
-    """The guest Player whose key is in this session, created (and stored) if missing."""
-    key = request_session.get(GUEST_SESSION_KEY)
-    if key:
-        player = Player.objects.filter(guest_key=key).first()
-        if player is not None:
-            _touch(player)
-            return player
-    for attempt in range(32):
+    """The guest Player whose key is in this session, created (and stored) if missing.
+
+    Called only when a visitor does something that needs an identity (creating or joining a
+    game, seeking): merely reading pages never creates a guest or a session."""
+    player = player_get_guest(request_session=request_session)
+    if player is not None:
+        return player
+    for _attempt in range(8):
         try:
             with transaction.atomic():
                 player = Player.objects.create(
                     kind=Player.Kind.GUEST,
                     guest_key=secrets.token_hex(16),
-                    name=_guest_name(attempt),
+                    name=_guest_name(),
                 )
         except IntegrityError:
             continue

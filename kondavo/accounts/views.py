@@ -8,16 +8,21 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+
+from kondavo.games.errors import GameError
+from kondavo.limits import client_ip
+from kondavo.ratelimits import rate_limit
 
 from .forms import SignUpForm
+from .middleware import player_required
 from .models import Player
 from .services import player_claim_guest, player_for_user
 
@@ -55,6 +60,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     guest = getattr(request, "player", None)
     form = SignUpForm(request.POST or None)
     form.guest = guest
+    if request.method == "POST":
+        try:  # every attempt counts, so guessing free names is throttled too
+            rate_limit(action="signup", keys=[f"ip:{client_ip(request)}"],
+                       setting="KONDAVO_SIGNUP_RATE")
+        except GameError as exc:
+            form.add_error(None, exc.message)
+            return render(request, "accounts/signup.html",
+                          {"form": form, "next": _safe_next(request)}, status=429)
     if request.method == "POST" and form.is_valid():
         user, player = _sign_up(form=form, guest=guest)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -89,3 +102,14 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "accounts/password_change_done.html"
+
+
+@require_POST
+def guest(request: HttpRequest) -> HttpResponse:
+    """``POST /accounts/guest/``: the visitor's identity, made now if they have none (the
+    lobby page asks for it before its first seek: a websocket cannot set a cookie)."""
+    try:
+        player = player_required(request)
+    except GameError as exc:
+        return JsonResponse({"error": exc.as_dict()}, status=429)
+    return JsonResponse({"name": player.name, "guest": player.is_guest})

@@ -7,7 +7,6 @@ and turns a ``GameError`` into an ``error`` frame. All logic is in services/sele
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,8 +21,12 @@ from kondavo.accounts.models import Player
 from kondavo.games import events, selectors, services
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
+from kondavo.games.services import lobby
+from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
+from kondavo.ratelimits import creation_limit
 
-MAX_FRAME_BYTES = 4096
+# Daphne (autobahn) sends only 1000 and 3000-4999: 4009 mirrors 1009 "message too big".
+CLOSE_TOO_LARGE = 4009
 
 
 def _in_memory_sqlite() -> bool:
@@ -133,27 +136,20 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
         raw: str | bytes = text_data if text_data is not None else (bytes_data or b"")
-        size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
-        if size > MAX_FRAME_BYTES:
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        if size > MAX_FRAME_BYTES:  # an error frame, then a clean close
             await self.send_error("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+            await self.close(code=CLOSE_TOO_LARGE)
             return
         if not self.bucket.take():
             await self.send_error("rate_limited", "too many frames: slow down")
             return
-        try:
-            frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: too deep
-            await self.send_error("bad_json", "the frame is not JSON")
+        try:  # depth, numbers, strings and sizes checked before any work (kondavo.limits)
+            frame = decode_frame(raw)
+        except ClientInputError as exc:
+            await self.send_error(exc.code, exc.message)
             return
-        if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
-            await self.send_error("bad_request", 'a frame is {"t": type, "d": data}')
-            return
-        data = frame.get("d")
-        if data is None:
-            data = {}
-        if not isinstance(data, dict):
-            await self.send_error("bad_request", '"d" must be an object')
-            return
+        data = frame["d"]
         table = self._handler_table
         if table is None:  # built once per socket, not per frame
             table = self._handler_table = self.handlers()
@@ -188,6 +184,7 @@ class GameConsumer(_ProtocolConsumer):
             "claim_victory": self._action(services.game_claim_victory),
             "claim_draw": self._action(services.game_claim_draw),
             "takeback": self._action(services.game_takeback),
+            "join": self.do_join,
             "resync": self.do_resync,
             "flag": self.do_flag,
             "ping": self.do_ping,
@@ -299,6 +296,26 @@ class GameConsumer(_ProtocolConsumer):
             game_id=self.game_id, player=self.player, ply=data["ply"],
             move_text=data.get("move"), path=data.get("path"))
 
+    async def do_join(self, data: dict[str, Any]) -> None:
+        """The invited person's explicit "join": take the open seat, then get the state as
+        a seated player (opening the game never takes a seat)."""
+        if self.player is None:
+            raise GameError("not_a_player", "press Join on the game page to get a seat")
+        player = self.player
+
+        def joined() -> tuple[int, dict[str, Any]] | None:
+            game = services.game_join(game_id=self.game_id, player=player)
+            member = services.presence_member(game=game, player=player,
+                                              socket_id=self.channel_name)
+            if member != self.member:  # this socket now counts at its seat, not as a spectator
+                if self.member:
+                    services.game_presence_close(game=game, member=self.member)
+                self.member = member
+                services.game_presence_open(game=game, member=member)
+            return self._state()
+
+        await self._send_state(await db_call(joined)())
+
     def _action(self, service: Callable[..., Any]) -> Handler:
         async def handler(data: dict[str, Any]) -> None:
             if self.player is None:
@@ -350,6 +367,8 @@ class LobbyConsumer(_ProtocolConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
         def snapshot() -> tuple[int, list[dict[str, Any]]]:
+            if self.player is not None:
+                lobby.lobby_socket_seen(player=self.player, socket_id=self.channel_name)
             return selectors.lobby_version(), selectors.seeks_open()
 
         version, seeks = await database_sync_to_async(snapshot)()
@@ -358,15 +377,15 @@ class LobbyConsumer(_ProtocolConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if self.player is not None and self.my_seeks:
-            def cancel() -> None:
-                for seek_id in self.my_seeks:
-                    try:
-                        services.seek_cancel(seek_id=seek_id, player=self.player)
-                    except GameError:
-                        pass
+        if self.player is not None:  # the player's last lobby socket takes their seeks
+            await database_sync_to_async(lobby.lobby_socket_closed)(
+                player=self.player, socket_id=self.channel_name, own_seeks=self.my_seeks)
 
-            await database_sync_to_async(cancel)()
+    async def do_ping(self, data: dict[str, Any]) -> None:
+        if self.player is not None:
+            await database_sync_to_async(lobby.lobby_socket_seen)(
+                player=self.player, socket_id=self.channel_name)
+        await self.send_frame("pong", {})
 
     def _need_player(self) -> Player:
         if self.player is None:
@@ -378,9 +397,15 @@ class LobbyConsumer(_ProtocolConsumer):
         variant, tc = data.get("variant"), data.get("time_control")
         if not isinstance(variant, str) or not isinstance(tc, str):
             raise GameError("bad_request", 'a seek is {"variant": key, "time_control": "5+3"}')
-        seek = await database_sync_to_async(services.seek_create)(
-            player=player, ruleset=variant, time_control=tc, rated=bool(data.get("rated")),
-            color=str(data.get("color") or "random"))
+        client = self.scope.get("client") or ("unknown", 0)
+
+        def create() -> Any:
+            creation_limit(player_id=player.pk, ip=str(client[0]))  # 429-style rate limit
+            return services.seek_create(player=player, ruleset=variant, time_control=tc,
+                                        rated=bool(data.get("rated")),
+                                        color=str(data.get("color") or "random"))
+
+        seek = await database_sync_to_async(create)()
         self.my_seeks.add(seek.pk)
 
     async def do_cancel(self, data: dict[str, Any]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 CODES = frozenset({
     "bad_json", "too_large", "rate_limited", "unknown_type", "bad_request", "not_a_player",
     "not_your_turn", "stale_ply", "illegal_move", "ambiguous_move", "game_over",
-    "not_allowed", "not_found",
+    "not_allowed", "not_found", "limit_reached", "unavailable",
 })
 
 

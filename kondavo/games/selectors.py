@@ -319,10 +319,15 @@ def games_live(*, ruleset: str | None = None, limit: int = 30,
 # --------------------------------------------------------------------------- lobby
 
 def seeks_open(*, limit: int = 200) -> list[dict[str, Any]]:
-    """Open seeks, oldest first, as lobby payloads with the internal ``player_id``."""
+    """Open seeks that have not expired (``KONDAVO_SEEK_TTL_SECONDS``), oldest first, as
+    lobby payloads with the internal ``player_id``. Past ``limit`` the newest are kept, so
+    a new seek always shows."""
+    from kondavo.games.services.lobby import seek_expiry_cutoff
+
+    newest = list(Seek.objects.select_related("player").filter(
+        status=Seek.Status.OPEN, created__gte=seek_expiry_cutoff()).order_by("-created")[:limit])
     out = []
-    for seek in Seek.objects.select_related("player").filter(
-            status=Seek.Status.OPEN).order_by("created")[:limit]:
+    for seek in reversed(newest):
         variant = get_variant(seek.ruleset)
         out.append({
             "id": seek.pk,

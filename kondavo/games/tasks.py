@@ -81,3 +81,12 @@ def bot_move_sweep() -> int:
         hooks.request_bot_move(game_id, ply)
         asked += 1
     return asked
+
+
+@shared_task(name="games.tasks.seek_expire_sweep", ignore_result=True)
+def seek_expire_sweep() -> int:
+    """Cancel open seeks older than ``KONDAVO_SEEK_TTL_SECONDS`` and tell the lobby (listing
+    and accepting already ignore them). Returns how many it cancelled."""
+    from kondavo.games.services.lobby import seek_expire
+
+    return seek_expire()

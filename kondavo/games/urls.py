@@ -2,7 +2,9 @@
 
 from django.urls import URLPattern, path
 
-from kondavo.games import views
+from kondavo.games import converters, views
+
+converters.register()
 
 app_name = "games"
 urlpatterns: list[URLPattern] = [
@@ -10,7 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("new/friend", views.new_friend, name="new_friend"),
     path("seek", views.seek, name="seek"),
     path("challenge/<str:name>", views.challenge, name="challenge"),
-    path("<str:game_id>/join", views.join, name="join"),
-    path("<str:game_id>/state.json", views.state, name="state"),
-    path("<str:game_id>/pdn", views.pdn, name="pdn"),
+    path("<gameid:game_id>/join", views.join, name="join"),
+    path("<gameid:game_id>/state.json", views.state, name="state"),
+    path("<gameid:game_id>/pdn", views.pdn, name="pdn"),
 ]

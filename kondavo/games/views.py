@@ -7,39 +7,49 @@ Parameters come from the form body, or from a JSON body (``Content-Type: applica
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-    HttpResponseRedirect,
-    JsonResponse,
-)
+from django.contrib import messages
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
+from kondavo.accounts.middleware import player_required
 from kondavo.accounts.models import Player
 from kondavo.games import selectors, services
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL
+from kondavo.limits import ClientInputError, client_ip, decode_json_body, int_field
+from kondavo.ratelimits import creation_limit
 
-STATUS_FOR_CODE = {"not_found": 404, "not_a_player": 403, "not_allowed": 409}
+STATUS_FOR_CODE = {"not_found": 404, "not_a_player": 403, "not_allowed": 409,
+                   "limit_reached": 409, "rate_limited": 429, "too_large": 413}
 
 
 def _player(request: HttpRequest) -> Player:
-    return request.player  # type: ignore[attr-defined,no-any-return]
+    """The visitor's Player, made now if they have none (these views need an identity)."""
+    return player_required(request)
+
+
+def _viewer(request: HttpRequest) -> Player | None:
+    return getattr(request, "player", None)
+
+
+def _creation_limit(request: HttpRequest, player: Player) -> None:
+    """Games and seeks created: per player and per client address (``KONDAVO_CREATE_RATE_*``)."""
+    creation_limit(player_id=player.pk, ip=client_ip(request))
 
 
 def _params(request: HttpRequest) -> dict[str, Any]:
     if request.content_type == "application/json":
-        try:
-            body = json.loads(request.body or b"{}")
-        except ValueError:
-            raise GameError("bad_json", "the body is not JSON") from None
-        if not isinstance(body, dict):
-            raise GameError("bad_request", "the body must be a JSON object")
-        return body
+        try:  # size, depth, numbers and strings checked before parsing (kondavo.limits)
+            return decode_json_body(request.body)
+        except ClientInputError as exc:
+            raise GameError(exc.code, exc.message) from None
+        except RequestDataTooBig:
+            raise GameError("too_large", "the body is too large") from None
     return request.POST.dict()
 
 
@@ -56,6 +66,19 @@ def _error(exc: GameError) -> JsonResponse:
     return JsonResponse({"error": exc.as_dict()}, status=STATUS_FOR_CODE.get(exc.code, 400))
 
 
+def _refused(request: HttpRequest, exc: GameError) -> HttpResponse:
+    """A refused creation: JSON clients get the 4xx with ``{"error": {code, message}}``; the
+    site's own forms (no JSON) go back to the page they came from, which shows the message."""
+    if _wants_json(request):
+        return _error(exc)
+    messages.error(request, exc.message)
+    back = request.headers.get("Referer", "")
+    if not back or not url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    return HttpResponseRedirect(back, status=303)
+
+
 def _to_game(request: HttpRequest, game: Game, status: int = 201) -> HttpResponse:
     url = selectors.game_url(game.id)
     if _wants_json(request):
@@ -68,16 +91,18 @@ def new_computer(request: HttpRequest) -> HttpResponse:
     try:
         p = _params(request)
         try:
-            level = int(p.get("level", 1))
-        except (TypeError, ValueError):
+            level = int_field({"level": p.get("level", 1)}, "level", low=1, high=8)
+        except ClientInputError:
             raise GameError("bad_request", "level must be 1..8") from None
+        player = _player(request)
+        _creation_limit(request, player)
         game = services.game_create_vs_computer(
-            player=_player(request), ruleset=str(p.get("ruleset", "")), level=level,
+            player=player, ruleset=str(p.get("ruleset", "")), level=level,
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             start_fen=str(p.get("start_fen") or "") or None)
     except GameError as exc:
-        return _error(exc)
+        return _refused(request, exc)
     return _to_game(request, game)
 
 
@@ -85,8 +110,10 @@ def new_computer(request: HttpRequest) -> HttpResponse:
 def new_friend(request: HttpRequest) -> HttpResponse:
     try:
         p = _params(request)
+        player = _player(request)
+        _creation_limit(request, player)
         game = services.game_create_friend(
-            player=_player(request), ruleset=str(p.get("ruleset", "")),
+            player=player, ruleset=str(p.get("ruleset", "")),
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"), start_fen=str(p.get("start_fen") or "") or None)
@@ -99,13 +126,15 @@ def new_friend(request: HttpRequest) -> HttpResponse:
 def challenge(request: HttpRequest, name: str) -> HttpResponse:
     try:
         p = _params(request)
+        player = _player(request)
+        _creation_limit(request, player)
         game = services.game_challenge(
-            player=_player(request), opponent_name=name, ruleset=str(p.get("ruleset", "")),
+            player=player, opponent_name=name, ruleset=str(p.get("ruleset", "")),
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"))
     except GameError as exc:
-        return _error(exc)
+        return _refused(request, exc)
     return _to_game(request, game)
 
 
@@ -113,12 +142,14 @@ def challenge(request: HttpRequest, name: str) -> HttpResponse:
 def seek(request: HttpRequest) -> HttpResponse:
     try:
         p = _params(request)
+        player = _player(request)
+        _creation_limit(request, player)
         created = services.seek_create(
-            player=_player(request), ruleset=str(p.get("ruleset", "")),
+            player=player, ruleset=str(p.get("ruleset", "")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"))
     except GameError as exc:
-        return _error(exc)
+        return _refused(request, exc)
     if _wants_json(request):
         return JsonResponse({"seek": created.pk}, status=201)
     return HttpResponseRedirect(f"/?seek={created.pk}")
@@ -129,6 +160,8 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         game = services.game_join(game_id=game_id, player=_player(request))
     except GameError as exc:
+        if not _wants_json(request) and exc.code != "not_found":  # the page's Join form:
+            return HttpResponseRedirect(selectors.game_url(game_id))  # back to the game
         return _error(exc)
     return _to_game(request, game, status=200)
 
@@ -139,7 +172,7 @@ def state(request: HttpRequest, game_id: str) -> HttpResponse:
     game = selectors.game_get(game_id=game_id)
     if game is None:
         return _error(GameError("not_found", "no such game"))
-    payload = selectors.game_state(game, _player(request))
+    payload = selectors.game_state(game, _viewer(request))
     return JsonResponse({"v": game.version, "t": "state", "d": payload})
 
 

@@ -10,10 +10,12 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -67,6 +69,35 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if value is None or value.strip() == "":
         return list(default or [])
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+# --------------------------------------------------------------------------- secret key
+
+# Values that appear in docs, examples and development settings: never a production key.
+KNOWN_PLACEHOLDER_KEYS = frozenset({
+    "change-me-to-a-long-random-string",
+    "django-insecure-kondavo-local-development-only",
+    "kondavo-test-secret-key-not-for-production",
+    "change-me", "changeme", "secret", "secret-key", "your-secret-key", "xxx",
+})
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARACTERS = 10
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` is unfit for production, or None. As Django's own deployment check
+    (security.W009): at least 50 characters, at least 10 different ones, not Django's
+    generated "django-insecure-" development keys; and none of the known placeholders."""
+    if not key:
+        return "must be set in the environment for production"
+    if key.strip().lower() in KNOWN_PLACEHOLDER_KEYS or key.startswith("django-insecure-"):
+        return "is a placeholder from the documentation or development settings"
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"is too short ({len(key)} characters; at least {SECRET_KEY_MIN_LENGTH})"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return (f"has too few different characters ({len(set(key))}; at least "
+                f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS})")
+    return None
 
 
 # --------------------------------------------------------------------------- database
@@ -123,7 +154,7 @@ def parse_database_url(url: str | None, *, base_dir: Path = BASE_DIR) -> dict[st
             port = parts.port
         except ValueError as exc:
             raise ImproperlyConfigured(f"DATABASE_URL has an invalid port: {url!r}") from exc
-        return {
+        database = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
@@ -131,15 +162,42 @@ def parse_database_url(url: str | None, *, base_dir: Path = BASE_DIR) -> dict[st
             "HOST": unquote(host),
             "PORT": str(port) if port else "",
             "OPTIONS": options,
-            # Persistent connections: every consumer call runs in a pool thread that keeps its
-            # own connection (health-checked) instead of opening one per call.
+            # Persistent connections (only without a pool): each thread keeps its own
+            # connection (health-checked) instead of opening one per call.
             "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
             "CONN_HEALTH_CHECKS": True,
         }
+        database.update(postgres_pool_settings(options))
+        return database
 
     raise ImproperlyConfigured(
         f"Unsupported DATABASE_URL scheme {parts.scheme!r}: use postgres:// or sqlite://"
     )
+
+
+def postgres_pool_settings(options: dict[str, Any]) -> dict[str, Any]:
+    """psycopg 3's connection pool (on unless ``DB_POOL=false``), added to ``options``.
+
+    One pool per process of at most ``DB_POOL_MAX_SIZE`` connections: a request or socket
+    action that finds them all busy waits up to ``DB_POOL_TIMEOUT`` seconds for one instead
+    of opening another PostgreSQL backend (which fails with "too many clients" under a
+    burst). A pool replaces persistent connections, so ``CONN_MAX_AGE`` is 0 with it.
+    PostgreSQL's ``max_connections`` must exceed (web replicas x DB_POOL_MAX_SIZE) +
+    (Celery worker processes x DB_POOL_MAX_SIZE) + a few for migrations and psql.
+    """
+    if not env_bool("DB_POOL", True):
+        return {}
+    min_size = env_int("DB_POOL_MIN_SIZE", 2)
+    max_size = env_int("DB_POOL_MAX_SIZE", 10)
+    if not 0 <= min_size <= max_size or max_size < 1:
+        raise ImproperlyConfigured(
+            f"need 0 <= DB_POOL_MIN_SIZE ({min_size}) <= DB_POOL_MAX_SIZE ({max_size}), max >= 1")
+    options["pool"] = {
+        "min_size": min_size,
+        "max_size": max_size,
+        "timeout": env_seconds("DB_POOL_TIMEOUT", 30.0),
+    }
+    return {"CONN_MAX_AGE": 0}
 
 
 # --------------------------------------------------------------------------- redis
@@ -170,6 +228,18 @@ def channel_layers_for(redis_url: str | None) -> dict[str, Any]:
                 "expiry": 60,
                 "prefix": env_str("CHANNEL_LAYER_PREFIX", "kondavo"),
             },
+        }
+    }
+
+
+def caches_for(redis_url: str | None) -> dict[str, Any]:
+    if not redis_url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "kondavo"),
         }
     }
 
@@ -249,6 +319,12 @@ def celery_beat_schedule() -> dict[str, Any]:
             "schedule": bot_every,
             "options": {"queue": "celery", "expires": bot_every},
         },
+        # Expired seeks (KONDAVO_SEEK_TTL_SECONDS) leave the lobby lists.
+        "games-seek-expire-sweep": {
+            "task": "games.tasks.seek_expire_sweep",
+            "schedule": 60.0,
+            "options": {"queue": "celery", "expires": 60.0},
+        },
     }
 
 
@@ -268,6 +344,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "kondavo.accounts",
     "kondavo.games",
     "rating",
@@ -277,6 +354,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "kondavo.limits.RequestLimitsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -285,6 +364,14 @@ MIDDLEWARE = [
     "kondavo.accounts.middleware.PlayerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login refused for too many failures into a 429 page.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First: refuses authentication while the client is locked out (django-axes).
+    "kondavo.accounts.backends.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "kondavo.urls"
@@ -321,6 +408,60 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# --------------------------------------------------------------------------- abuse limits
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failed logins from one client IP
+# address, logins from it are refused (HTTP 429) for AXES_COOLOFF_MINUTES. The address is
+# REMOTE_ADDR: behind a proxy, Daphne's --proxy-headers sets it from X-Forwarded-For.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "kondavo.limits.client_ip"
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_VERBOSE = False
+
+# Rate limits ("N/period", period s, m, h or d; empty: no limit). Sign-up attempts per
+# client IP address; game creation per player and per IP address (computer games, friend
+# links and seeks, counted together).
+KONDAVO_SIGNUP_RATE = env_str("KONDAVO_SIGNUP_RATE", "10/h")
+KONDAVO_CREATE_RATE_PLAYER = env_str("KONDAVO_CREATE_RATE_PLAYER", "10/m")
+KONDAVO_CREATE_RATE_IP = env_str("KONDAVO_CREATE_RATE_IP", "30/m")
+# Guests created per client IP address (a guest identity is made on the first action).
+KONDAVO_GUEST_RATE = env_str("KONDAVO_GUEST_RATE", "30/h")
+# Concurrent active games against the computer, and open seeks, per player.
+KONDAVO_MAX_COMPUTER_GAMES = env_int("KONDAVO_MAX_COMPUTER_GAMES", 3)
+KONDAVO_MAX_SEEKS = env_int("KONDAVO_MAX_SEEKS", 3)
+# An open seek older than this is no longer listed, and cannot be accepted.
+KONDAVO_SEEK_TTL_SECONDS = env_int("KONDAVO_SEEK_TTL_SECONDS", 600)
+
+# Request bodies (forms and JSON): far above anything the site sends.
+# (The analysis board takes a PDN of up to 64,000 characters.)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+
+# --------------------------------------------------------------------------- security headers
+
+# Content-Security-Policy (django-csp): scripts, styles and connections from this site only
+# (no inline script or style, no eval); websockets to the same host (ws:/wss: 'self').
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
 # --------------------------------------------------------------------------- i18n
 
 LANGUAGE_CODE = "en"
@@ -354,11 +495,17 @@ KONDAVO_SERVE_STATIC = env_bool("KONDAVO_SERVE_STATIC", False)
 
 REDIS_URL = env_str("REDIS_URL")
 CHANNEL_LAYERS = channel_layers_for(REDIS_URL)
+# The cache holds the rate-limit counters, so it must be shared by every web process:
+# Redis (CACHE_REDIS_URL, default REDIS_URL) when there is one, else this process's memory.
+CACHES = caches_for(env_str("CACHE_REDIS_URL") or REDIS_URL)
 globals().update(celery_settings_for(REDIS_URL, env_str("CELERY_BROKER_URL") or None))
 CELERY_BEAT_SCHEDULE = celery_beat_schedule()
 # Without Redis there is no worker: bot moves are computed in this process (eager Celery,
 # called off the event loop).
 KONDAVO_BOT_INPROCESS = env_bool("KONDAVO_BOT_INPROCESS", not REDIS_URL)
+# Bot levels up to this one search on the ``bots-fast`` queue (own worker), deeper ones on
+# ``bots``: a cheap reply never waits behind a queue of deep searches.
+KONDAVO_BOT_FAST_MAX_LEVEL = env_int("KONDAVO_BOT_FAST_MAX_LEVEL", 4)
 # Thinking time of the top level (8), in seconds per move; lower levels use fixed budgets.
 KONDAVO_BOT_MOVE_TIME = float(env_str("KONDAVO_BOT_MOVE_TIME") or 1.0)
 # A bot move not played this long after the bot's turn began is asked for again by the bot
@@ -406,7 +553,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"client_fault": {"()": "kondavo.limits.ClientFaultLogFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["client_fault"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},

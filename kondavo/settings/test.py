@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from .base import *  # noqa: F401,F403
-from .base import DATABASES, env_bool, env_int, env_list, env_str
+from .base import DATABASES, REDIS_URL, caches_for, env_bool, env_int, env_list, env_str
 
 DEBUG = False
 SECRET_KEY = env_str("SECRET_KEY") or "kondavo-test-secret-key-not-for-production"
@@ -27,3 +27,15 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # threads of sync_to_async and keep the test database from being dropped. Processes
     # that tests start (the integration stack) set DB_CONN_MAX_AGE like production.
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0)
+    # No connection pool in the pytest process unless asked for (DB_POOL=true): the test
+    # database is created and dropped around the run. Daphne children that tests start with
+    # DB_POOL=true get the production pool.
+    if not env_bool("DB_POOL", False):
+        DATABASES["default"]["OPTIONS"].pop("pool", None)
+
+# The rate-limit cache in its own Redis database (3; Celery tests use 1) so that tests can
+# clear it between tests without touching the channel layer. Daphne children that tests
+# start compute the same URL from the same environment.
+if REDIS_URL and not env_str("CACHE_REDIS_URL"):
+    CACHES = caches_for(REDIS_URL.rsplit("/", 1)[0] + "/3" if REDIS_URL.count("/") >= 3
+                        else REDIS_URL)

@@ -17,8 +17,8 @@ PASSWORD = "draughts-Board-77"
 
 
 def guest_of(client: Client) -> Player:
-    """The guest Player behind this client's session (made by the middleware)."""
-    client.get(reverse("rating:leaderboards"))
+    """The guest Player behind this client's session (made on its first action)."""
+    client.post(reverse("accounts:guest"))
     return Player.objects.get(guest_key=client.session[GUEST_SESSION_KEY])
 
 

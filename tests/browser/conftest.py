@@ -55,9 +55,13 @@ def console() -> ConsoleLog:
 def new_page(browser: Any, console: ConsoleLog) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
-    def make(width: int = 1280, height: int = 900, locale: str = "en-US") -> Any:
+    def make(width: int = 1280, height: int = 900, locale: str = "en-US",
+             csp: bool = False) -> Any:
+        """A page in a new context. The site's Content-Security-Policy forbids eval, which
+        Playwright's string predicates (``wait_for_function``) use, so contexts bypass it
+        unless ``csp=True`` (test_csp_in_the_browser.py checks the pages under it)."""
         context = browser.new_context(viewport={"width": width, "height": height},
-                                      locale=locale)
+                                      locale=locale, bypass_csp=not csp)
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()

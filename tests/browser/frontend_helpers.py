@@ -6,15 +6,35 @@ from typing import Any
 
 
 def player_of(page: Any) -> Any:
-    """The guest Player of the browser context ``page`` belongs to."""
+    """The guest Player of the browser context ``page`` belongs to (made now if the visitor
+    has none yet; the page must come from the site)."""
     from django.contrib.sessions.backends.db import SessionStore
 
     from kondavo.accounts.models import Player
     from kondavo.accounts.services import GUEST_SESSION_KEY
 
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    if "sessionid" not in cookies:  # no identity yet: get one, as a first action would
+        become_guest(page)
+        cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     session = SessionStore(session_key=cookies["sessionid"])
     return Player.objects.get(guest_key=session[GUEST_SESSION_KEY])
+
+
+def become_guest(page: Any) -> None:
+    """The visitor of ``page`` gets a guest identity, as on their first action (the page
+    must come from the site: it reads the CSRF cookie)."""
+    status = page.evaluate(
+        "async () => (await fetch('/accounts/guest/', {method: 'POST', headers: "
+        "{'X-CSRFToken': document.cookie.match(/csrftoken=([^;]+)/)[1]}})).status")
+    assert status == 200, status
+
+
+def join_game(page: Any) -> None:
+    """Press the game page's Join button (invited to a friend game) and wait for the board."""
+    page.click("#btn-join")
+    page.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
+                           "window.kondavoGame.state.you")
 
 
 def game_state(page: Any) -> dict[str, Any]:

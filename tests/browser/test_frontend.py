@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from frontend_helpers import game_state, play_path, player_of, wait_my_turn
+from frontend_helpers import (
+    become_guest,
+    game_state,
+    join_game,
+    play_path,
+    player_of,
+    wait_my_turn,
+)
 
 from kondavo.accounts.services import player_get_or_create_guest
 from kondavo.games import services as games
@@ -91,6 +98,8 @@ def test_choosing_between_two_captures_to_the_same_square(daphne_server: str,
     page = new_page()
     page.goto(f"{daphne_server}/game/{game.id}/")
     page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    assert game_state(page)["you"] is None  # opening the link takes no seat
+    join_game(page)
     state = wait_my_turn(page)
     assert state["you"] == "white"
     assert sorted(m["notation"] for m in state["legal"]) == ["3x17x33x47", "3x21x38x47"]
@@ -115,7 +124,7 @@ def test_choosing_between_two_captures_to_the_same_square(daphne_server: str,
     game2 = games.game_create_friend(player=creator, ruleset="international", color="black",
                                      start_fen="W:WK3:B12,28,32,42,45")
     page.goto(f"{daphne_server}/game/{game2.id}/")
-    page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    join_game(page)
     wait_my_turn(page)
     page.drag_and_drop("#board [data-square='3']", "#board [data-square='17']")
     page.wait_for_function("window.kondavoGame.state.ply === 1")
@@ -126,6 +135,7 @@ def test_two_visitors_finish_a_friend_game(daphne_server: str, new_page: Any,
                                            artifacts_dir: Path) -> None:
     alice, bob, carol = new_page(), new_page(), new_page(width=360, height=760)
     alice.goto(daphne_server + "/")
+    become_guest(alice)
     # White 30, Black 25: 30-24 25-30 24x35 and White has taken every black piece.
     game = games.game_create_friend(player=player_of(alice), ruleset="international",
                                     color="white", start_fen="W:W30:B25",
@@ -138,6 +148,8 @@ def test_two_visitors_finish_a_friend_game(daphne_server: str, new_page: Any,
 
     bob.goto(url)
     bob.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    assert game_state(bob)["you"] is None and bob.locator("#btn-join").is_visible()
+    join_game(bob)
     assert game_state(bob)["you"] == "black"
     alice.wait_for_function("window.kondavoGame.state.status === 'active'")
     assert not alice.locator("#share").is_visible()

@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from frontend_helpers import game_state, play_path, player_of, wait_my_turn
+from frontend_helpers import (
+    become_guest,
+    game_state,
+    join_game,
+    play_path,
+    player_of,
+    wait_my_turn,
+)
 
 from kondavo.accounts.services import player_get_or_create_guest
 from kondavo.games import services as games
@@ -143,6 +150,7 @@ def test_illegal_clicks_get_feedback(daphne_server: str, new_page: Any,
     page = new_page(**PHONE)
     page.goto(f"{daphne_server}/game/{game.id}/")
     page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    join_game(page)  # the invited person presses Join
     state = wait_my_turn(page)
     assert [m["notation"] for m in state["legal"]] == ["33x22"]
     toast = page.locator("#toast")
@@ -164,11 +172,13 @@ def test_draw_offer_is_its_own_line_and_the_offerer_hears_the_decline(
         daphne_server: str, new_page: Any, artifacts_dir: Path) -> None:
     alice, bob = new_page(**PHONE), new_page(**DESKTOP)
     alice.goto(daphne_server + "/")
+    become_guest(alice)
     game = games.game_create_friend(player=player_of(alice), ruleset="brazilian",
                                     color="white", time_control="untimed")
     url = f"{daphne_server}/game/{game.id}/"
     alice.goto(url)
     bob.goto(url)
+    join_game(bob)
     bob.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
                           "window.kondavoGame.state.you === 'black'")
     play_path(alice, wait_my_turn(alice)["legal"][0]["path"])
@@ -302,6 +312,7 @@ def test_analysis_board_reports_bad_pdn_and_reviews_a_finished_game(
                                     start_fen="W:W30,40:B25,14")
     page.goto(f"{daphne_server}/game/{game.id}/")
     page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    join_game(page)
     play_path(page, wait_my_turn(page)["legal"][0]["path"])  # White's first move
     page.wait_for_function("window.kondavoGame.state.ply === 1")
     page.once("dialog", lambda d: d.accept())
@@ -404,10 +415,12 @@ def test_opponent_left_countdown_then_claim(quick_claim_server: str, new_page: A
     base = quick_claim_server
     alice, bob = new_page(**PHONE), new_page(**DESKTOP)
     alice.goto(base + "/")
+    become_guest(alice)
     game = games.game_create_friend(player=player_of(alice), ruleset="international",
                                     color="white", time_control="untimed")
     alice.goto(f"{base}/game/{game.id}/")
     bob.goto(f"{base}/game/{game.id}/")
+    join_game(bob)
     bob.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
                           "window.kondavoGame.state.you === 'black'")
     play_path(alice, wait_my_turn(alice)["legal"][0]["path"])
@@ -473,10 +486,12 @@ def test_a_game_without_a_first_move_is_aborted(quick_abort_server: str, new_pag
     base = quick_abort_server
     alice, bob = new_page(**PHONE), new_page(**DESKTOP)
     alice.goto(base + "/")
+    become_guest(alice)
     game = games.game_create_friend(player=player_of(alice), ruleset="turkish",
                                     color="white", time_control="5+3")
     alice.goto(f"{base}/game/{game.id}/")
     bob.goto(f"{base}/game/{game.id}/")
+    join_game(bob)
     bob.wait_for_function("window.kondavoGame && window.kondavoGame.state && "
                           "window.kondavoGame.state.you === 'black'")
     alice.wait_for_function("window.kondavoGame.state.status === 'active'")

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from kondavo.accounts.models import Player
 from kondavo.accounts.services import player_get_or_create_guest
 from kondavo.games import services as games
 from variants import variant_keys
@@ -43,16 +44,43 @@ def test_other_languages_fall_back_to_english_rules(client: Client) -> None:
     assert "Zasady" in html  # the interface itself is Polish
 
 
-def test_game_page_seats_a_second_visitor(client: Client) -> None:
+def test_game_page_offers_a_join_button_and_only_a_post_takes_the_seat(client: Client) -> None:
     creator = player_get_or_create_guest(request_session={})
     game = games.game_create_friend(player=creator, ruleset="english", color="black")
-    response = client.get(f"/game/{game.id}/")
+    response = client.get(f"/game/{game.id}/")  # e.g. a chat app's link preview
     assert response.status_code == 200
     html = response.content.decode()
     config = json.loads(re.search(r'id="kondavo-game"[^>]*>(.*?)</script>', html, re.S).group(1))
     assert config["ws"] == f"/ws/game/{game.id}/"
+    assert f'action="/games/{game.id}/join"' in html and 'id="btn-join"' in html
+    french = client.get(f"/game/{game.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Rejoindre la partie" in french
     game.refresh_from_db()
-    assert game.status == "active" and game.white_id is not None
+    assert game.status == "waiting" and game.white_id is None
+    assert not Player.objects.exclude(pk=creator.pk).filter(kind=Player.Kind.GUEST).exists()
+
+    response = client.post(f"/games/{game.id}/join")
+    assert response.status_code == 302 and response["Location"] == f"/game/{game.id}/"
+    game.refresh_from_db()
+    assert game.status == "active" and game.white_id not in (None, creator.pk)
+    html = client.get(f"/game/{game.id}/").content.decode()
+    assert 'id="btn-join"' not in html
+    # A third visitor finds the seat taken: no button, and a POST changes nothing.
+    other = Client()
+    assert 'id="btn-join"' not in other.get(f"/game/{game.id}/").content.decode()
+    assert other.post(f"/games/{game.id}/join").status_code == 302
+    game.refresh_from_db()
+    assert game.status == "active"
+
+
+def test_join_needs_the_csrf_token() -> None:
+    creator = player_get_or_create_guest(request_session={})
+    game = games.game_create_friend(player=creator, ruleset="english", color="black")
+    client = Client(enforce_csrf_checks=True)
+    client.get(f"/game/{game.id}/")
+    assert client.post(f"/games/{game.id}/join").status_code == 403
+    game.refresh_from_db()
+    assert game.status == "waiting"
 
 
 def test_unknown_pages_are_a_friendly_404(client: Client, settings) -> None:  # type: ignore[no-untyped-def]

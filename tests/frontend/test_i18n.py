@@ -206,7 +206,7 @@ def test_profile_without_games_in_italian(client: Client) -> None:
 
 
 def test_signup_in_french(client: Client) -> None:
-    client.get("/")  # become a guest
+    client.post("/accounts/guest/")  # become a guest
     text = _text(_get(client, "/accounts/signup/", "fr"))
     assert "Créer un compte" in text
     assert "Vous jouez sous le nom Guest-" in text
@@ -234,7 +234,6 @@ def test_signup_welcome_message_in_french(client: Client) -> None:
 
 
 def test_password_change_in_french(client: Client) -> None:
-    User.objects.create_user("eve", password="pw-eve-Xy9!")
-    client.login(username="eve", password="pw-eve-Xy9!")
+    client.force_login(User.objects.create_user("eve", password="pw-eve-Xy9!"))
     text = _text(_get(client, "/accounts/password/", "fr"))
     assert "Modifier le mot de passe" in text and "Change password" not in text

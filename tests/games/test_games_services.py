@@ -267,7 +267,9 @@ def test_friend_link_join(pair: Any, guest_factory: Any) -> None:
                               color="black")
     assert game.status == "waiting" and game.black_id == creator.pk and game.white_id is None
     assert game_open_for_viewer(game_id=game.id, player=creator).status == "waiting"
-    opened = game_open_for_viewer(game_id=game.id, player=friend)
+    # Opening the link never takes the seat (a link preview must not): joining does.
+    assert game_open_for_viewer(game_id=game.id, player=friend).status == "waiting"
+    opened = game_join(game_id=game.id, player=friend)
     assert opened.status == "active" and opened.white_id == friend.pk
     assert opened.version == 1 and opened.turn_started_at is not None
     spectator = guest_factory()

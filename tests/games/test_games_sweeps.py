@@ -235,7 +235,7 @@ def test_celery_defaults_fit_the_sweeps(monkeypatch: pytest.MonkeyPatch) -> None
     from kondavo.settings import base
 
     for name in ("CELERY_VISIBILITY_TIMEOUT", "KONDAVO_FLAG_SWEEP_SECONDS",
-                 "KONDAVO_BOT_SWEEP_SECONDS", "DB_CONN_MAX_AGE"):
+                 "KONDAVO_BOT_SWEEP_SECONDS", "DB_CONN_MAX_AGE", "DB_POOL"):
         monkeypatch.delenv(name, raising=False)
     visibility = base.redis_broker_transport_options()["visibility_timeout"]
     assert TIME_LIMIT < visibility <= 2 * TIME_LIMIT  # just above the longest bot search
@@ -244,6 +244,10 @@ def test_celery_defaults_fit_the_sweeps(monkeypatch: pytest.MonkeyPatch) -> None
     assert schedule["games-flag-sweep"]["schedule"] == 2.0
     assert schedule["games-bot-move-sweep"]["task"] == "games.tasks.bot_move_sweep"
     assert schedule["games-bot-move-sweep"]["schedule"] == 5.0
+    assert schedule["games-seek-expire-sweep"]["task"] == "games.tasks.seek_expire_sweep"
+    db = base.parse_database_url("postgres://u:p@db:5432/kondavo")  # pooled by default
+    assert db["CONN_MAX_AGE"] == 0 and db["OPTIONS"]["pool"]["max_size"] >= 1
+    monkeypatch.setenv("DB_POOL", "false")
     db = base.parse_database_url("postgres://u:p@db:5432/kondavo")
     assert db["CONN_MAX_AGE"] == 60 and db["CONN_HEALTH_CHECKS"] is True
     monkeypatch.setenv("DB_CONN_MAX_AGE", "0")

@@ -74,11 +74,16 @@ def test_new_friend_json_and_join() -> None:
 def test_bad_requests() -> None:
     c = client()
     r = c.post("/games/new/computer", {"ruleset": "nope", "level": "3"},
-               HTTP_X_CSRFTOKEN=TOKEN)
+               HTTP_X_CSRFTOKEN=TOKEN, HTTP_ACCEPT="application/json")
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
     r = c.post("/games/new/computer", {"ruleset": "english", "level": "12"},
-               HTTP_X_CSRFTOKEN=TOKEN)
+               HTTP_X_CSRFTOKEN=TOKEN, HTTP_ACCEPT="application/json")
     assert r.status_code == 400
+    # The site's own form (no JSON asked for) goes back to its page, which shows the message.
+    r = c.post("/games/new/computer", {"ruleset": "english", "level": "12"},
+               HTTP_X_CSRFTOKEN=TOKEN, HTTP_REFERER="http://testserver/?ruleset=english")
+    assert r.status_code == 303 and r["Location"] == "http://testserver/?ruleset=english"
+    assert "level must be 1..8" in c.get("/?ruleset=english").content.decode()
     assert c.get("/games/zzzzzzzz/state.json").status_code == 404
     assert c.get("/games/new/friend").status_code == 405
 

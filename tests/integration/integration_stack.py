@@ -101,10 +101,10 @@ class Stack:
         self.procs.append(proc)
         return proc
 
-    def worker(self, name: str, **env: str) -> Proc:
-        """A Celery worker on both queues, ready to consume when this returns."""
+    def worker(self, name: str, queues: str = "bots-fast,bots,celery", **env: str) -> Proc:
+        """A Celery worker (on every queue by default), ready to consume when this returns."""
         proc = self.spawn(name, [
-            sys.executable, "-m", "celery", "-A", "kondavo", "worker", "-Q", "bots,celery",
+            sys.executable, "-m", "celery", "-A", "kondavo", "worker", "-Q", queues,
             "--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat",
             "--loglevel=INFO", "-n", f"{name}@%h",
         ], **env)

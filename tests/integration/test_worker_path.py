@@ -33,12 +33,13 @@ def game_row(game_id: str) -> Game:
 
 
 def new_computer_game(stack: Stack, **fields: Any) -> tuple[Visitor, str]:
-    """A new visitor (first page view: session + CSRF cookies) starts a game vs the bot."""
+    """A new visitor (first page view: CSRF cookie) starts a game vs the bot (which makes
+    their guest identity and session)."""
     visitor = Visitor(stack.base)
     visitor.get("/")
-    visitor.cookie("sessionid")
     game = visitor.post_json("/games/new/computer",
                              {"ruleset": "international", "time_control": "untimed", **fields})
+    visitor.cookie("sessionid")  # the guest identity made by that first action
     return visitor, game["id"]
 
 

@@ -13,12 +13,21 @@ const form = document.getElementById("seek-form");
 let ws = null;
 let retries = 0;
 let seeks = [];
+// A visitor without an identity (no guest yet) is refused `seek`/`accept` with
+// `not_a_player`: the page then asks for one (POST), reconnects and sends the action again.
+let pending = null;
+let askedIdentity = false;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${scheme}://${location.host}${cfg.ws}`);
   const socket = ws;
-  socket.addEventListener("open", () => { retries = 0; statusEl.textContent = ""; });
+  socket.addEventListener("open", () => {
+    retries = 0;
+    statusEl.textContent = "";
+    if (pending && askedIdentity) send(pending.type, pending.data);
+    pending = null;
+  });
   socket.addEventListener("message", (ev) => {
     let frame;
     try { frame = JSON.parse(ev.data); } catch (_) { return; }
@@ -29,7 +38,10 @@ function connect() {
       statusEl.textContent = t("gameStarting");
       location.href = frame.d.url;
     } else if (frame.t === "error") {
+      if (frame.d.code === "not_a_player" && pending && !askedIdentity) { becomeGuest(); return; }
+      pending = null;
       statusEl.textContent = (I18N.errors || {})[frame.d.code] || frame.d.message || "";
+      tbody.querySelectorAll("button:disabled").forEach((b) => { b.disabled = false; });
     }
   });
   socket.addEventListener("close", () => {
@@ -40,6 +52,25 @@ function connect() {
     setTimeout(connect, delay);
   });
 }
+
+async function becomeGuest() {
+  askedIdentity = true;
+  const token = (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
+  const resp = await fetch(cfg.guest, { method: "POST", credentials: "same-origin",
+                                         headers: { "X-CSRFToken": token, Accept: "application/json" } });
+  if (!resp.ok) {
+    const body = await resp.json().catch(() => ({}));
+    statusEl.textContent = (body.error && body.error.message) || ((I18N.errors || {}).generic || "");
+    pending = null;
+    return;
+  }
+  const old = ws;
+  ws = null;  // no reconnect timer for the old socket: reconnect now, with the new session
+  if (old) old.close();
+  connect();
+}
+
+function act(type, data) { pending = { type, data }; send(type, data); }
 
 /** Someone challenged this player from their profile: a notice with the game's link. */
 function showChallenge(d) {
@@ -98,7 +129,7 @@ function render() {
     } else {
       b.textContent = t("join");
       b.className = "primary";
-      b.addEventListener("click", () => { b.disabled = true; send("accept", { id: s.id }); });
+      b.addEventListener("click", () => { b.disabled = true; act("accept", { id: s.id }); });
     }
     td.append(b);
     tr.append(td);
@@ -111,8 +142,8 @@ function render() {
 form.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const data = new FormData(form);
-  send("seek", { variant: data.get("variant"), time_control: data.get("time_control"),
-                 rated: data.get("rated") === "on", color: data.get("color") || "random" });
+  act("seek", { variant: data.get("variant"), time_control: data.get("time_control"),
+                rated: data.get("rated") === "on", color: data.get("color") || "random" });
 });
 
 statusEl.textContent = t("connecting");

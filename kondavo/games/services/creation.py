@@ -6,7 +6,10 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from kondavo.accounts.models import Player
 from kondavo.accounts.services import player_get_or_create_bot
@@ -68,7 +71,7 @@ def activate(write: GameWrite, *, announce: bool) -> None:
 
 
 def _new_game(**fields: Any) -> Game:
-    for _ in range(8):
+    for _attempt in range(8):
         try:
             with transaction.atomic():
                 return Game.objects.create(**fields)
@@ -113,14 +116,34 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     return game
 
 
+def computer_games_active(*, player: Player) -> int:
+    """How many games ``player`` is playing against the computer right now."""
+    return Game.objects.filter(
+        Q(white=player, black__kind=Player.Kind.BOT) | Q(black=player, white__kind=Player.Kind.BOT),
+        status__in=[Game.Status.ACTIVE, Game.Status.WAITING],
+    ).count()
+
+
+@transaction.atomic
 def game_create_vs_computer(*, player: Player, ruleset: str, level: int,
                             color: str = "random", time_control: str = "untimed",
                             start_fen: str | None = None, now: datetime | None = None) -> Game:
-    """A game against the bot of ``level`` (1..8); the bot moves at once if it starts."""
+    """A game against the bot of ``level`` (1..8); the bot moves at once if it starts.
+
+    A player has at most ``KONDAVO_MAX_COMPUTER_GAMES`` such games going at once (checked
+    under a lock on the player's row, so simultaneous requests cannot pass it together)."""
     try:
         bot = player_get_or_create_bot(level=int(level))
     except (TypeError, ValueError) as exc:
         raise GameError("bad_request", str(exc)) from None
+    if player.is_bot:
+        raise GameError("not_allowed", "bots do not start games")
+    cap = int(settings.KONDAVO_MAX_COMPUTER_GAMES)
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    if computer_games_active(player=player) >= cap:
+        raise GameError("limit_reached", _(
+            "You already have %(n)d games against the computer going: finish or resign one "
+            "first.") % {"n": cap})
     return game_create(creator=player, ruleset=ruleset, time_control=time_control,
                        color=color, opponent=bot, rated=False, start_fen=start_fen, now=now)
 
@@ -128,9 +151,10 @@ def game_create_vs_computer(*, player: Player, ruleset: str, level: int,
 def game_create_friend(*, player: Player, ruleset: str, time_control: str = "untimed",
                        color: str = "random", rated: bool = False,
                        start_fen: str | None = None, now: datetime | None = None) -> Game:
-    """A game with an open seat; whoever else opens its link takes the seat. Rated only
-    between accounts: a guest's request for a rated game makes a casual one, and a rated
-    game's seat is for an account only (``game_join``)."""
+    """A game with an open seat, for the creator to share: the invited person takes the
+    seat with ``game_join`` (the page's Join button), never by merely opening the link.
+    Rated only between accounts: a guest's request for a rated game makes a casual one, and
+    a rated game's seat is for an account only (``game_join``)."""
     rated = bool(rated) and player.kind == Player.Kind.USER and not start_fen
     return game_create(creator=player, ruleset=ruleset, time_control=time_control,
                        color=color, rated=rated, start_fen=start_fen, now=now)
@@ -158,18 +182,14 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
     return game
 
 
-def game_open_for_viewer(*, game_id: str, player: Player | None,
+def game_open_for_viewer(*, game_id: str, player: Player | None = None,
                          now: datetime | None = None) -> Game:
-    """What the game page calls: flags an expired clock, and seats ``player`` when the game
-    is a friend link waiting for an opponent and ``player`` is not its creator."""
+    """What the game page calls: flags an expired clock and returns the game. It never
+    seats anyone (a link preview must not take a friend game's free seat): the invited
+    person joins explicitly (``game_join``). ``player`` is accepted for callers that pass
+    the viewer and is not used."""
     game_flag_if_expired(game_id=game_id, now=now)
     game = Game.objects.select_related("white", "black").filter(pk=str(game_id)[:12]).first()
     if game is None:
         raise GameError("not_found", "no such game")
-    if (player is not None and game.status == Game.Status.WAITING
-            and game.side_of(player) is None and not player.is_bot):
-        try:
-            game = game_join(game_id=game.id, player=player, now=now)
-        except GameError:  # someone else took the seat first: watch instead
-            game = Game.objects.select_related("white", "black").get(pk=game.id)
     return game

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import logging
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from kondavo.accounts.models import Player
 from kondavo.games import clock, events
@@ -18,7 +21,13 @@ from kondavo.games.selectors import game_url, seeks_open
 from kondavo.games.services.creation import game_create, variant_of
 from kondavo.games.timecontrols import get_time_control
 
-MAX_OPEN_SEEKS_PER_PLAYER = 5
+log = logging.getLogger(__name__)
+
+
+def seek_expiry_cutoff(now: datetime | None = None) -> datetime:
+    """Seeks created before this have expired (``KONDAVO_SEEK_TTL_SECONDS``)."""
+    return clock.resolve(now) - timedelta(seconds=int(settings.KONDAVO_SEEK_TTL_SECONDS))
+
 
 def _lobby_bump() -> int:
     LobbyState.objects.get_or_create(pk=1)
@@ -49,13 +58,17 @@ def seek_create(*, player: Player, ruleset: str, time_control: str,
     if player.is_bot:
         raise GameError("not_allowed", "bots do not seek")
     rated = bool(rated) and player.kind == Player.Kind.USER
-    mine = Seek.objects.filter(player=player, status=Seek.Status.OPEN)
+    Player.objects.select_for_update().filter(pk=player.pk).first()  # one seek_create at a time
+    mine = Seek.objects.filter(player=player, status=Seek.Status.OPEN,
+                               created__gte=seek_expiry_cutoff())
     same = mine.filter(ruleset=variant.key, time_control=tc.key, rated=rated,
                        color=color).first()
     if same is not None:
         return same
-    if mine.count() >= MAX_OPEN_SEEKS_PER_PLAYER:
-        raise GameError("not_allowed", f"at most {MAX_OPEN_SEEKS_PER_PLAYER} open seeks")
+    cap = int(settings.KONDAVO_MAX_SEEKS)
+    if mine.count() >= cap:
+        raise GameError("limit_reached", _(
+            "You already have %(n)d open seeks: cancel one first.") % {"n": cap})
     seek = Seek.objects.create(player=player, ruleset=variant.key, time_control=tc.key,
                                rated=rated, color=color)
     version = _lobby_bump()
@@ -64,9 +77,17 @@ def seek_create(*, player: Player, ruleset: str, time_control: str,
 
 
 def _lock_seek(seek_id: Any) -> Seek:
+    if isinstance(seek_id, bool) or not isinstance(seek_id, int | str):
+        raise GameError("not_found", "no such seek")
     try:
-        return Seek.objects.select_for_update().get(pk=int(seek_id))
-    except (Seek.DoesNotExist, TypeError, ValueError):
+        pk = int(seek_id)
+    except (TypeError, ValueError, OverflowError):
+        raise GameError("not_found", "no such seek") from None
+    if not 0 < pk < 2**63:
+        raise GameError("not_found", "no such seek")
+    try:
+        return Seek.objects.select_for_update().get(pk=pk)
+    except Seek.DoesNotExist:
         raise GameError("not_found", "no such seek") from None
 
 
@@ -99,7 +120,7 @@ def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) ->
     """Start a game between the seek's author (playing the seek's colour) and ``player``."""
     now = clock.resolve(now)
     seek = _lock_seek(seek_id)
-    if seek.status != Seek.Status.OPEN:
+    if seek.status != Seek.Status.OPEN or seek.created < seek_expiry_cutoff(now):
         raise GameError("not_found", "this seek is no longer open")
     if seek.player_id == player.pk:
         raise GameError("not_allowed", "you cannot accept your own seek")
@@ -118,3 +139,63 @@ def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) ->
     for pid in (seek.player_id, player.pk):
         transaction.on_commit(partial(events.publish_player, pid, frame))
     return game
+
+
+def seek_expire(*, now: datetime | None = None) -> int:
+    """Cancel the open seeks older than ``KONDAVO_SEEK_TTL_SECONDS`` (the beat's seek sweep);
+    the lobby hears of it once. Listing and accepting ignore expired seeks even before."""
+    with transaction.atomic():
+        n = Seek.objects.filter(status=Seek.Status.OPEN,
+                                created__lt=seek_expiry_cutoff(now)).update(
+            status=Seek.Status.CANCELLED)
+        if n:
+            version = _lobby_bump()
+            transaction.on_commit(partial(_publish_lobby, version))
+    return n
+
+
+# A player's open lobby sockets, in the presence store (Redis with REDIS_URL: shared by every
+# Daphne). The lobby page pings every 25 s, each ping refreshes the socket's entry; a socket
+# that dies without closing counts as gone this long after its last ping.
+LOBBY_SOCKET_TTL = 60.0
+
+
+def _lobby_key(player: Player) -> str:
+    return f"lobby-{player.pk}"
+
+
+def lobby_socket_seen(*, player: Player, socket_id: str) -> None:
+    """A lobby socket of ``player`` opened, or pinged."""
+    from kondavo.games.presence import store
+
+    now = clock.resolve(None).timestamp()
+    try:
+        store().refresh(_lobby_key(player), f"spectator:{socket_id}",
+                        now + LOBBY_SOCKET_TTL, now)
+    except Exception:  # noqa: BLE001 - Redis down: the close falls back to own seeks
+        log.warning("lobby presence not recorded for player %s", player.pk)
+
+
+def lobby_socket_closed(*, player: Player, socket_id: str, own_seeks: set[int]) -> int:
+    """A lobby socket of ``player`` closed: when it was their last one, their open seeks
+    leave the lobby with it (however they were made). If the presence store cannot be
+    reached, the seeks made over this socket (``own_seeks``) go. Returns how many went."""
+    from kondavo.games.presence import store
+
+    now = clock.resolve(None).timestamp()
+    try:
+        view = store().close(_lobby_key(player), f"spectator:{socket_id}", now)
+    except Exception:  # noqa: BLE001 - Redis down: fall back to this socket's own seeks
+        view = None
+    if view is not None and view.spectators > 0:
+        return 0  # another lobby socket of theirs is still open
+    if view is not None:
+        return seek_cancel_all(player=player)
+    n = 0
+    for seek_id in own_seeks:
+        try:
+            seek_cancel(seek_id=seek_id, player=player)
+            n += 1
+        except GameError:
+            pass
+    return n
