@@ -66,12 +66,18 @@ def _level_names(ruleset: str) -> dict[int, str]:
     return names
 
 
+def _selected_ruleset(request: HttpRequest, rulesets: list[dict[str, Any]]) -> str:
+    """The ruleset asked for in ``?ruleset=`` if the site offers it, else the first one."""
+    asked = request.GET.get("ruleset", "")
+    if asked in {r["key"] for r in rulesets}:
+        return asked
+    return rulesets[0]["key"] if rulesets else ""
+
+
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
     rulesets = _rulesets()
-    selected = request.GET.get("ruleset") or (rulesets[0]["key"] if rulesets else "")
-    if selected not in {r["key"] for r in rulesets}:
-        selected = rulesets[0]["key"] if rulesets else ""
+    selected = _selected_ruleset(request, rulesets)
     return render(request, "frontend/home.html", {
         "rulesets": rulesets,
         "selected": selected,
@@ -184,9 +190,7 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
     """The analysis board: a finished game (``?game=``), a pasted or uploaded PDN, a FEN or a
     position set up in the editor; the engine's evaluation and best line at every move."""
     rulesets = _rulesets()
-    selected = request.GET.get("ruleset") or (rulesets[0]["key"] if rulesets else "")
-    if selected not in {r["key"] for r in rulesets}:
-        selected = rulesets[0]["key"] if rulesets else ""
+    selected = _selected_ruleset(request, rulesets)
     return render(request, "frontend/analysis.html", {
         "rulesets": rulesets,
         "selected": selected,

@@ -4,6 +4,7 @@
 // from POST /analysis/eval (bounded and rate-limited on the server). "Review the whole game"
 // evaluates every position and marks the moves that lose a man or more (?) or three (??).
 import { Board, parseFen } from "./board.js";
+import { showNoMoves } from "./movelist.js";
 
 const cfg = JSON.parse(document.getElementById("kondavo-analysis").textContent);
 const I18N = cfg.i18n || {};
@@ -152,13 +153,7 @@ function renderMoves() {
   ol.replaceChildren();
   const moves = an.plies.slice(1);
   if (!moves.length) {
-    const li = document.createElement("li");
-    const span = document.createElement("span");
-    span.className = "small";
-    span.style.gridColumn = "1 / -1";
-    span.textContent = t("noMoves");
-    li.append(span);
-    ol.append(li);
+    showNoMoves(ol, t("noMoves"));
     return;
   }
   const first = turnOf(an.plies[0].fen);

@@ -8,6 +8,7 @@
 // each full state, extended by each `move` event). `client.view` is null on the live board,
 // else the ply shown; arrow keys, the buttons under the board and the move list step through.
 import { Board } from "./board.js";
+import { showNoMoves } from "./movelist.js";
 
 const cfg = JSON.parse(document.getElementById("kondavo-game").textContent);
 const I18N = cfg.i18n || {};
@@ -737,13 +738,7 @@ function renderMoves() {
   const ol = els.moves;
   ol.replaceChildren();
   if (!moves.length) {
-    const li = document.createElement("li");
-    const span = document.createElement("span");
-    span.className = "small";
-    span.style.gridColumn = "1 / -1";
-    span.textContent = t("noMoves");
-    li.append(span);
-    ol.append(li);
+    showNoMoves(ol, t("noMoves"));
     return;
   }
   // The side that played ply 0: the side to move now if an even number of plies was played.
