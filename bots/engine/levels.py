@@ -12,14 +12,17 @@ is meant to be beatable by a beginner: it looks one move ahead, sees big noise a
 random move one time in three.
 
 Spacing: levels 1-4 are full-width searches of depth 1-4 with decreasing noise; levels 5-7
-grow about 2-4x in nodes (12k, 25k, 100k) and shed their root noise (16, 8, 0 centi-men: noise
+grow 3-5x in nodes (12k, 40k, 200k) and shed their root noise (16, 0, 0 centi-men: noise
 also turns off the root's null-window search, so a noisy level reaches a little less deep
-for its nodes). On the compiled core (300k-1M nodes/s) level 7 answers in about 0.1-0.3 s
-and level 8 searches about 4-10x level 7's nodes in its second; on the pure-Python fallback
-(plugin rulesets the core cannot run, ~50-100k nodes/s) level 7 takes about 1-1.5 s and level
-8 searches about as much as level 7. Node budgets do not buy the same depth in every
-ruleset: Turkish (orthogonal, men also step sideways) branches most. Measured ladder and
-nominal ratings: ``bench/results/strength-*-ladder-*.md``, ``bots/engine/data/ratings.json``.
+for its nodes). Level 6 was 25k nodes with noise 8 until a 12-game ladder showed it level
+with level 5 in Turkish (5-2-5); level 7 was 100k until 16-game matches showed it not ahead of
+the new level 6 in Turkish (5-2-9). On the compiled core (600k-2.3M nodes/s) level 7
+answers in about 0.1-0.35 s and level 8 searches about 3-10x level 7's nodes in its second;
+on the pure-Python fallback (rulesets the core cannot run, ~50-100k nodes/s) level 7 takes
+2-4 s (capped by ``EngineConfig.max_time``) and level 8 searches less than level 7. Node
+budgets do not buy the same depth in every ruleset: Turkish (orthogonal, men also step
+sideways) branches most. Measured ladder and nominal ratings:
+``bench/results/strength-*-ladder-*.md``, ``bots/engine/data/ratings.json``.
 """
 
 from __future__ import annotations
@@ -79,8 +82,8 @@ LEVELS: dict[int, Level] = {
     3: Level(3, max_depth=3, node_limit=2_000, time_share=0, noise=35, random_move=0.03),
     4: Level(4, max_depth=4, node_limit=6_000, time_share=0, noise=20, random_move=0.0),
     5: Level(5, max_depth=64, node_limit=12_000, time_share=0, noise=16, random_move=0.0),
-    6: Level(6, max_depth=64, node_limit=25_000, time_share=0, noise=8, random_move=0.0),
-    7: Level(7, max_depth=64, node_limit=100_000, time_share=0, noise=0, random_move=0.0),
+    6: Level(6, max_depth=64, node_limit=40_000, time_share=0, noise=0, random_move=0.0),
+    7: Level(7, max_depth=64, node_limit=200_000, time_share=0, noise=0, random_move=0.0),
     8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),
 }
 
