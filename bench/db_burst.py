@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import glob
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,38 +27,12 @@ import time
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.load import free_port, wait_port  # noqa: E402
-
-
-def start_postgres(stack: ExitStack, tmp: Path, max_connections: int) -> tuple[str, int]:
-    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
-    if not bins:
-        sys.exit("PostgreSQL binaries not found (apt-get install postgresql)")
-    pgbin = Path(bins[-1])
-    data = tmp / "pg"
-    data.mkdir()
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root
-        shutil.chown(data, "postgres", "postgres")
-        prefix = ["runuser", "-u", "postgres", "--"]
-    subprocess.run([*prefix, str(pgbin / "initdb"), "-D", str(data), "-U", "postgres",
-                    "--auth=trust"], check=True, stdout=subprocess.DEVNULL)
-    port = free_port()
-    opts = (f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off "
-            f"-c synchronous_commit=off -c max_connections={max_connections}")
-    subprocess.run([*prefix, str(pgbin / "pg_ctl"), "-D", str(data), "-w", "-l",
-                    str(data / "server.log"), "-o", opts, "start"], check=True,
-                   stdout=subprocess.DEVNULL)
-    stack.callback(lambda: subprocess.run(
-        [*prefix, str(pgbin / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"],
-        stdout=subprocess.DEVNULL, check=False))
-    subprocess.run([str(pgbin / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U",
-                    "postgres", "kondavo"], check=True)
-    return f"postgres://postgres@127.0.0.1:{port}/kondavo", port
+from bench.load import free_port, start_postgres, wait_port  # noqa: E402
 
 
 async def _get(port: int, path: str) -> int:
@@ -136,7 +108,8 @@ def main() -> None:
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kondavo-burst-")))
         tmp.chmod(0o755)
-        database_url, pg_port = start_postgres(stack, tmp, args.max_connections)
+        database_url = start_postgres(stack, tmp, args.max_connections)
+        pg_port = urlsplit(database_url).port or 5432
         env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "false",
                "DJANGO_SETTINGS_MODULE": "kondavo.settings.local", "LOG_LEVEL": "WARNING",
                "REDIS_URL": ""}

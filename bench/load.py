@@ -110,7 +110,8 @@ def start_redis(stack: ExitStack, tmp: Path) -> str:
     return f"redis://127.0.0.1:{port}/0"
 
 
-def start_postgres(stack: ExitStack, tmp: Path) -> str:
+def start_postgres(stack: ExitStack, tmp: Path, max_connections: int = 400) -> str:
+    """A throwaway PostgreSQL on a free loopback port; its URL. Stopped with ``stack``."""
     bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"),
                   key=lambda p: [int(x) for x in Path(p).parent.name.split(".") if x.isdigit()])
     if not bins:
@@ -127,7 +128,8 @@ def start_postgres(stack: ExitStack, tmp: Path) -> str:
                     "--auth=trust"], check=True, stdout=subprocess.DEVNULL)
     port = free_port()
     opts = (f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=400")
+            "-c synchronous_commit=off -c full_page_writes=off "
+            f"-c max_connections={max_connections}")
     subprocess.run([*prefix, str(pgbin / "pg_ctl"), "-D", str(data), "-w", "-l",
                     str(data / "server.log"), "-o", opts, "start"], check=True,
                    stdout=subprocess.DEVNULL)

@@ -84,6 +84,22 @@ class Geometry:
         except ValueError:
             return None
 
+    def cone(self, square: Square, directions: tuple[int, ...]) -> Bitboard:
+        """Every square reachable from ``square`` by steps along ``directions`` (``square``
+        itself only if a step leads back to it): a man's forward cone, for example."""
+        seen = 0
+        frontier = [square]
+        while frontier:
+            nxt: list[Square] = []
+            for s in frontier:
+                for d in directions:
+                    m = self.neighbour[d][s]
+                    if m >= 0 and not (seen >> m) & 1:
+                        seen |= 1 << m
+                        nxt.append(m)
+            frontier = nxt
+        return seen
+
     def rank_mask(self, rank: int) -> Bitboard:
         mask = 0
         for i, (r, _c) in enumerate(self.coords):

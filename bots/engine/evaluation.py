@@ -120,7 +120,7 @@ class Evaluator:
             for sq, n in enumerate(steps):
                 if 0 < n <= max(2, variant.rows // 2 - 1):
                     near |= 1 << sq
-            cone = tuple(self._cone(sq, forward) for sq in range(g.size))
+            cone = tuple(g.cone(sq, forward) for sq in range(g.size))
             table = [0] * g.size
             for mask, bonus in rank_bonus:
                 for sq in range(g.size):
@@ -135,22 +135,6 @@ class Evaluator:
         start = variant.initial_position()
         self.start_pieces = max(1, start.occupied.bit_count())
         self.king_steps = _step_groups(g, tuple(range(len(g.vectors))))
-
-    def _cone(self, sq: Square, dirs: tuple[int, ...]) -> Bitboard:
-        """Every square a man on ``sq`` could pass over on forward steps."""
-        g = self.geometry
-        seen = 0
-        frontier = [sq]
-        while frontier:
-            nxt: list[Square] = []
-            for s in frontier:
-                for d in dirs:
-                    n = g.neighbour[d][s]
-                    if n >= 0 and not (seen >> n) & 1:
-                        seen |= 1 << n
-                        nxt.append(n)
-            frontier = nxt
-        return seen
 
     def material(self, position: Position, color: Color) -> int:
         w = self.weights

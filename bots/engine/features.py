@@ -151,8 +151,8 @@ class FeatureSpace:
         self.right = (right[0], right[1])
         self.near = (near[0], near[1])
         self.steps = (tuple(steps[0]), tuple(steps[1]))
-        self.cone = (tuple(self._cone(sq, fwd_dirs[0]) for sq in range(n)),
-                     tuple(self._cone(sq, fwd_dirs[1]) for sq in range(n)))
+        self.cone = (tuple(g.cone(sq, fwd_dirs[0]) for sq in range(n)),
+                     tuple(g.cone(sq, fwd_dirs[1]) for sq in range(n)))
         # Pattern windows, on White's view of the board, then as real squares per colour.
         up = [v for v in g.vectors if v[0] > 0]
         a = up[0] if up else g.vectors[0]
@@ -194,20 +194,6 @@ class FeatureSpace:
         self.psq_base = len(SCALARS)
         self.pat_base = self.psq_base + n
         self.nfeatures = len(names)
-
-    def _cone(self, sq: Square, dirs: tuple[int, ...]) -> Bitboard:
-        seen = 0
-        frontier = [sq]
-        while frontier:
-            nxt: list[Square] = []
-            for s in frontier:
-                for d in dirs:
-                    m = self.neighbour[d][s]
-                    if m >= 0 and not (seen >> m) & 1:
-                        seen |= 1 << m
-                        nxt.append(m)
-            frontier = nxt
-        return seen
 
     # --- features -----------------------------------------------------------------------------
     def side_scalars(self, position: Position, color: int) -> list[int]:
