@@ -241,9 +241,8 @@ async def _gone_without_closing(fake_clock: Any, cw: WebsocketCommunicator) -> N
     assert end["result"] == {"winner": "white", "reason": "abandoned", "score": "2-0"}
 
 
-async def test_presence_expires_after_an_abrupt_end(seated: Any, fake_clock: Any) -> None:
-    """Black's consumer is cancelled without ``disconnect`` (a killed process)."""
-    white, black, _spectator, game = seated
+async def _both_seated_and_connected(game: Any, white: Any, black: Any) -> tuple[Any, Any]:
+    """Both sides have moved once and hold a socket; White has seen Black arrive."""
     await play_openings(game, white, black)
     path = f"/ws/game/{game.id}/"
     cw = await connect(path, white)
@@ -251,6 +250,13 @@ async def test_presence_expires_after_an_abrupt_end(seated: Any, fake_clock: Any
     cb = await connect(path, black)
     await receive(cb, "state")
     assert (await receive(cw, "presence"))["d"]["black"] is True
+    return cw, cb
+
+
+async def test_presence_expires_after_an_abrupt_end(seated: Any, fake_clock: Any) -> None:
+    """Black's consumer is cancelled without ``disconnect`` (a killed process)."""
+    white, black, _spectator, game = seated
+    cw, cb = await _both_seated_and_connected(game, white, black)
     cb.future.cancel()
     await asyncio.sleep(0)
     await _gone_without_closing(fake_clock, cw)
@@ -267,13 +273,7 @@ async def test_presence_expires_after_a_consumer_failure(
         raise RuntimeError("boom")
 
     white, black, _spectator, game = seated
-    await play_openings(game, white, black)
-    path = f"/ws/game/{game.id}/"
-    cw = await connect(path, white)
-    await receive(cw, "state")
-    cb = await connect(path, black)
-    await receive(cb, "state")
-    assert (await receive(cw, "presence"))["d"]["black"] is True
+    cw, cb = await _both_seated_and_connected(game, white, black)
     real = services.game_resign
     monkeypatch.setattr(services, "game_resign", broken)
     await cb.send_json_to({"t": "resign"})
