@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from bots.engine.evaluation import DEFAULT_WEIGHTS, Evaluator, evaluator_for, weights_for
+from bots.engine.guard import guard, needs_guard
 from bots.engine.levels import (
     DEFAULT_CONFIG,
     LEVELS,
@@ -62,17 +63,28 @@ def search(variant: Variant, record_or_position: GameRecord | Position, *,
            node_limit: int | None = None, seed: int | None = None, noise: int = 0,
            engine: str = "auto") -> SearchResult:
     """Search ``record_or_position`` (a game record gives repetition and draw-counter history)
-    on the compiled core or the pure-Python engine (see :func:`uses_native`).
+    on the compiled core or the pure-Python engine (see :func:`uses_native`). A ruleset's
+    own outcome hooks are honoured at the root (:mod:`bots.engine.guard`).
 
     ``time_limit`` (seconds, wall clock) and ``node_limit`` stop the search; the first
     iteration (depth 1) always completes so a sensible move is always returned.
     """
-    if uses_native(variant, engine):
-        return native_engine(variant).search(record_or_position, max_depth=max_depth,
-                                             time_limit=time_limit, node_limit=node_limit,
-                                             seed=seed, noise=noise)
-    return python_search(variant, record_or_position, max_depth=max_depth,
-                         time_limit=time_limit, node_limit=node_limit, seed=seed, noise=noise)
+    native = uses_native(variant, engine)
+
+    def run(target: GameRecord | Position, seconds: float | None,
+            nodes: int | None) -> SearchResult:
+        if native:
+            return native_engine(variant).search(target, max_depth=max_depth,
+                                                 time_limit=seconds, node_limit=nodes,
+                                                 seed=seed, noise=noise)
+        return python_search(variant, target, max_depth=max_depth, time_limit=seconds,
+                             node_limit=nodes, seed=seed, noise=noise)
+
+    result = run(record_or_position, time_limit, node_limit)
+    if not needs_guard(variant):
+        return result
+    return guard(variant, record_or_position, result, run, time_limit=time_limit,
+                 node_limit=node_limit)
 
 
 def search_level(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
