@@ -27,6 +27,7 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
             e->psq[c][sq] = psq[c * n + sq];
             e->steps[c][sq] = (int8_t)steps[c * n + sq];
             int f = flags[c * n + sq];
+            e->sq_flags[c][sq] = (uint8_t)f;
             kd_bb b = kd_bit(sq);
             if (f & KD_SQ_BACK_RANK) e->back_rank[c] |= b;
             if (f & KD_SQ_OPP_HALF) e->opp_half[c] |= b;
@@ -55,6 +56,13 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
         e->band[i] = (uint8_t)band[i];
         e->nwin = i + 1;
     }
+    /* Men's mobility is counted with the rules' step groups (whole-board shifts): the
+       evaluation's step directions must be the rules' own. */
+    for (int c = 0; c < 2; c++) {
+        int rules_dirs = 0;
+        for (int i = 0; i < r->n_man_move[c]; i++) rules_dirs |= 1 << r->man_move[c][i];
+        if (rules_dirs != e->w[KD_H_MOVE_DIRS + c]) return -1;
+    }
     e->use_patterns = 0;
     for (int b = 0; b < KD_MAX_BANDS; b++)
         for (int s = 0; s < KD_PATTERN_STATES; s++) {
@@ -64,37 +72,57 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
     return 0;
 }
 
+/* The board as bytes, from each colour's point of view: cell[c][sq] is 0 (empty), 1 (a
+ * piece of colour c) or 2 (a piece of the other colour). The features below test single
+ * squares; a byte load is much cheaper than a shift of a 128-bit board. */
+typedef uint8_t KdCells[2][KD_MAX_SQ];
+
+static inline kd_bb shift_bb(kd_bb b, int delta) {
+    return delta > 0 ? b << delta : b >> -delta;
+}
+
+static void fill_cells(const KdPos *p, int n, KdCells cell) {
+    memset(cell[0], 0, (size_t)n);
+    memset(cell[1], 0, (size_t)n);
+    for (int c = 0; c < 2; c++)
+        for (kd_bb b = p->men[c] | p->kings[c]; b; b &= b - 1) {
+            int sq = kd_lsb(b);
+            cell[c][sq] = 1;
+            cell[1 - c][sq] = 2;
+        }
+}
+
 /* The scalar features of one colour, in KD_W_* order (tempo and trade left at 0). */
-static void side_scalars(const KdPos *p, const KdEval *e, int c, int out[KD_N_SCALARS]) {
+static void side_scalars(const KdPos *p, const KdEval *e, const KdCells cell, int c,
+                         int out[KD_N_SCALARS]) {
     const KdRules *r = e->rules;
+    const uint8_t *mine = cell[c];
     kd_bb men = p->men[c], kings = p->kings[c];
-    kd_bb own = men | kings;
     kd_bb occ = p->men[0] | p->men[1] | p->kings[0] | p->kings[1];
-    int move_dirs = e->w[KD_H_MOVE_DIRS + c], back_dirs = e->w[KD_H_BACK_DIRS + c];
+    int back_dirs = e->w[KD_H_BACK_DIRS + c];
     kd_bb targets = 0;
     int locked = 0, outpost = 0, runaway = 0, runaway_near = 0, king_mob = 0;
-    for (kd_bb b = men; b; b &= b - 1) {
+    kd_bb empty = r->full & ~occ, movable = 0;
+    for (int g = 0; g < r->n_steps[c]; g++) {
+        int delta = r->step_delta[c][g];
+        kd_bb t = shift_bb(men & r->step_src[c][g], delta) & empty;
+        targets |= t;
+        movable |= shift_bb(t, -delta);
+    }
+    locked = kd_popcount(men & ~movable);
+    for (kd_bb b = men & e->opp_half[c]; b; b &= b - 1) {
         int sq = kd_lsb(b);
-        int free_step = 0;
-        for (int d = 0; d < r->ndirs; d++) {
-            if (!(move_dirs >> d & 1)) continue;
+        int ok = 1;
+        for (int d = 0; d < r->ndirs && ok; d++) {
+            if (!(back_dirs >> d & 1)) continue;
             int m = r->neighbour[d][sq];
-            if (m >= 0 && !(occ >> m & 1)) {
-                targets |= kd_bit(m);
-                free_step = 1;
-            }
+            if (m < 0 || mine[m] != 1) ok = 0;
         }
-        if (!free_step) locked++;
-        if (e->opp_half[c] >> sq & 1) {
-            int ok = 1;
-            for (int d = 0; d < r->ndirs && ok; d++) {
-                if (!(back_dirs >> d & 1)) continue;
-                int m = r->neighbour[d][sq];
-                if (m < 0 || !(own >> m & 1)) ok = 0;
-            }
-            outpost += ok;
-        }
-        if ((e->near[c] >> sq & 1) && !(e->cone[c][sq] & occ)) {
+        outpost += ok;
+    }
+    for (kd_bb b = men & e->near[c]; b; b &= b - 1) {
+        int sq = kd_lsb(b);
+        if (!(e->cone[c][sq] & occ)) {
             runaway++;
             runaway_near += e->w[KD_H_ROWS] - e->steps[c][sq];
         }
@@ -104,8 +132,9 @@ static void side_scalars(const KdPos *p, const KdEval *e, int c, int out[KD_N_SC
         int sq = kd_lsb(b);
         for (int d = 0; d < r->ndirs; d++) {
             int len = r->ray_len[d][sq];
+            const uint8_t *ray = r->ray[d][sq];
             for (int k = 0; k < len; k++) {
-                if (occ >> r->ray[d][sq][k] & 1) break;
+                if (mine[ray[k]]) break;
                 king_mob++;
                 if (!flying) break;
             }
@@ -128,20 +157,14 @@ static void side_scalars(const KdPos *p, const KdEval *e, int c, int out[KD_N_SC
     out[KD_W_TRADE] = 0;
 }
 
-static long long side_tables(const KdPos *p, const KdEval *e, int c) {
+static long long side_tables(const KdPos *p, const KdEval *e, const KdCells cell, int c) {
     long long part = 0;
     for (kd_bb b = p->men[c]; b; b &= b - 1) part += e->psq[c][kd_lsb(b)];
     if (e->use_patterns) {
-        kd_bb own = p->men[c] | p->kings[c];
-        kd_bb other = p->men[1 - c] | p->kings[1 - c];
+        const uint8_t *v = cell[c]; /* digits: 0 empty, 1 own, 2 other */
         for (int i = 0; i < e->nwin; i++) {
             const uint8_t *w = e->win[c][i];
-            int s = 0, mult = 1;
-            for (int k = 0; k < 4; k++) {
-                if (own >> w[k] & 1) s += mult;
-                else if (other >> w[k] & 1) s += 2 * mult;
-                mult *= 3;
-            }
+            int s = v[w[0]] + 3 * v[w[1]] + 9 * v[w[2]] + 27 * v[w[3]];
             part += e->pattern[e->band[i]][s];
         }
     }
@@ -192,8 +215,10 @@ int kd_evaluate(const KdPos *p, const KdEval *e) {
     const int32_t *w = e->w;
     int mover = p->turn;
     int mine[KD_N_SCALARS], theirs[KD_N_SCALARS];
-    side_scalars(p, e, mover, mine);
-    side_scalars(p, e, 1 - mover, theirs);
+    KdCells cell;
+    fill_cells(p, e->rules->nsq, cell);
+    side_scalars(p, e, cell, mover, mine);
+    side_scalars(p, e, cell, 1 - mover, theirs);
     long long total = w[KD_W_TEMPO];
     for (int i = 1; i < KD_W_TRADE; i++) total += (long long)w[i] * (mine[i] - theirs[i]);
     int units = (mine[KD_W_MAN] - theirs[KD_W_MAN])
@@ -201,7 +226,7 @@ int kd_evaluate(const KdPos *p, const KdEval *e) {
     int pieces = kd_popcount(p->men[0] | p->men[1] | p->kings[0] | p->kings[1]);
     int gone = w[KD_H_START_PIECES] - pieces;
     if (units && gone > 0) total += (long long)w[KD_W_TRADE] * units * gone;
-    total += side_tables(p, e, mover) - side_tables(p, e, 1 - mover);
+    total += side_tables(p, e, cell, mover) - side_tables(p, e, cell, 1 - mover);
     int score = (int)(total / w[KD_H_UNIT]); /* C division truncates towards zero */
     return endgame(p, e, score);
 }

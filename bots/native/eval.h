@@ -44,7 +44,8 @@ enum { /* header constants */
     KD_H_START_PIECES = 13, KD_H_FLYING = 14, KD_H_DIAGONAL = 15, KD_H_ROWS = 16,
     KD_H_COLS = 17, KD_H_NBANDS = 18, KD_H_KING_UNITS = 19, KD_H_DRAW_SCALE = 20,
     KD_H_DRIVE = 21, KD_H_UNIT = 22,
-    KD_H_MOVE_DIRS = 23, /* [2]: bit d set = men of that colour step in direction d */
+    KD_H_MOVE_DIRS = 23, /* [2]: bit d set = men of that colour step in direction d
+                            (must be the rules' man moves) */
     KD_H_BACK_DIRS = 25  /* [2]: the directions straight behind a man's forward moves */
 };
 
@@ -59,6 +60,7 @@ typedef struct KdEval {
     int8_t steps[2][KD_MAX_SQ];
     int8_t file[KD_MAX_SQ];
     kd_bb back_rank[2], opp_half[2], left[2], right[2], near[2], centre, main_line;
+    uint8_t sq_flags[2][KD_MAX_SQ]; /* KD_SQ_* bits per colour and square */
     kd_bb cone[2][KD_MAX_SQ];
     int nwin;
     uint8_t win[2][KD_MAX_SQ][4];

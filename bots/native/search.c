@@ -208,6 +208,9 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
         if (special_score(e, pos, ply, &s)) return s;
     }
     const KdRules *r = &e->r;
+    /* The table entry is usually a cache miss: start loading it while the captures are
+       generated (leaves without a capture never read it; the prefetch is then wasted). */
+    __builtin_prefetch(&e->tt[h & e->tt_mask]);
     KdMoveList *ml = &e->lists[ply];
     kd_captures(r, pos, ml);
     if (ml->n == 0) {
