@@ -50,11 +50,37 @@ ALL_RULESETS = ("international", "english", "brazilian", "spanish", "turkish")
 Player = Callable[[Variant, GameRecord, random.Random], Move]
 
 
+@dataclass
+class Meter:
+    """Nodes searched and seconds spent by one player over a match (its nodes/s)."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def add(self, nodes: int, seconds: float) -> None:
+        self.nodes += nodes
+        self.seconds += seconds
+
+    def reset(self) -> None:
+        self.nodes, self.seconds = 0, 0.0
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
 # --- players ----------------------------------------------------------------------------------
-def engine_player(level: int, config: EngineConfig) -> Player:
+def engine_player(level: int, config: EngineConfig, meter: Meter | None = None) -> Player:
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
-        return choose_move(variant, record, level=level, seed=rng.getrandbits(32),
-                           config=config)
+        if meter is None:
+            return choose_move(variant, record, level=level, seed=rng.getrandbits(32),
+                               config=config)
+        found = search_level(variant, record, level=level, seed=rng.getrandbits(32),
+                             config=config)
+        if found.move is None:
+            raise ValueError("no legal move")
+        meter.add(found.nodes, found.elapsed)
+        return found.move
     return play
 
 
@@ -88,7 +114,7 @@ def greedy_player(variant: Variant, record: GameRecord, rng: random.Random) -> M
     return rng.choice(best)
 
 
-def dame_player(time_per_move: float) -> Player | None:
+def dame_player(time_per_move: float, meter: Meter | None = None) -> Player | None:
     """dame-rs at ``time_per_move`` seconds (International only), or None if unavailable."""
     try:
         import dame
@@ -98,7 +124,10 @@ def dame_player(time_per_move: float) -> Player | None:
 
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
         board = dame.Board(variant.format_fen(record.position))
+        started = time.perf_counter()
         result = engine.search(board, time=time_per_move)
+        if meter is not None and not getattr(result, "from_book", False):
+            meter.add(int(result.nodes), time.perf_counter() - started)
         found: Any = result.best_move
         origin, dest = found.from_square - 1, found.to_square - 1
         captured = {sq - 1 for sq in found.captured}
@@ -110,7 +139,7 @@ def dame_player(time_per_move: float) -> Player | None:
     return play
 
 
-def baseline_player(time_per_move: float) -> Player:
+def baseline_player(time_per_move: float, meter: Meter | None = None) -> Player:
     """"Today's level 8" as of commit e377148: the pure-Python search with the hand-set
     evaluation, thinking ``time_per_move`` seconds (kept as the lab's fixed yardstick)."""
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
@@ -122,6 +151,8 @@ def baseline_player(time_per_move: float) -> Player:
         found = searcher.run(record.position)
         if found.move is None:
             raise ValueError("no legal move")
+        if meter is not None:
+            meter.add(found.nodes, found.elapsed)
         return found.move
     return play
 
@@ -129,7 +160,7 @@ def baseline_player(time_per_move: float) -> Player:
 PY_DRAUGHTS_DIR = Path(__file__).resolve().parent.parent / ".venv" / "bench-peers" / "py-draughts"
 
 
-def py_draughts_player(time_per_move: float) -> Player | None:
+def py_draughts_player(time_per_move: float, meter: Meter | None = None) -> Player | None:
     """py-draughts' TurboEngine (pure Python, International only) at ``time_per_move``
     seconds, from ``make bench-peers``; None when it is not installed."""
     if not PY_DRAUGHTS_DIR.is_dir():
@@ -145,7 +176,10 @@ def py_draughts_player(time_per_move: float) -> Player | None:
 
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
         board = Board.from_fen(variant.format_fen(record.position))
+        started = time.perf_counter()
         found: Any = engine.get_best_move(board)
+        if meter is not None:
+            meter.add(int(getattr(engine, "nodes", 0)), time.perf_counter() - started)
         origin, dest = found.square_list[0], found.square_list[-1]
         captured = set(found.captured_list)
         for move in record.legal_moves():
@@ -544,27 +578,33 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
              "\"Today's L8\" is the pure-Python search with the hand-set evaluation (the "
              f"engine as of commit e377148) at the same time. Unfinished after "
              f"{args.max_plies} plies: draw.", "",
-             "| ruleset | player | opponent | W | D | L | score | Elo [95%] | time |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+             "Nodes/s: each side's nodes over its thinking time in the match (dame-rs: "
+             "moves out of its opening book excluded).", "",
+             "| ruleset | player | opponent | W | D | L | score | Elo [95%] | "
+             "L8 nodes/s | their nodes/s | time |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     print("\n".join(lines), flush=True)
-    l8 = engine_player(MAX_LEVEL, config)
+    ours, theirs = Meter(), Meter()
+    l8 = engine_player(MAX_LEVEL, config, ours)
     matches: list[tuple[str, str, Player | None]] = []
     if "international" in rulesets:
-        matches.append(("international", f"dame-rs {t}s", dame_player(t)))
-        matches.append(("international", f"py-draughts {t}s", py_draughts_player(t)))
+        matches.append(("international", f"dame-rs {t}s", dame_player(t, theirs)))
+        matches.append(("international", f"py-draughts {t}s", py_draughts_player(t, theirs)))
     for ruleset in rulesets:
-        matches.append((ruleset, f"today's L8 {t}s", baseline_player(t)))
+        matches.append((ruleset, f"today's L8 {t}s", baseline_player(t, theirs)))
     for ruleset, name, opponent in matches:
         if args.only and args.only not in name:
             continue
         if opponent is None:
             row = f"| {ruleset} | {top} | {name} | not installed (make bench-peers) |"
         else:
+            ours.reset()
+            theirs.reset()
             r = match(ruleset, top, l8, name, opponent, pairs, args.seed, args.max_plies)
             elo, lo, hi = r.elo()
             row = (f"| {ruleset} | {top} | {name} | {r.wins} | {r.draws} | {r.losses} | "
                    f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
-                   f"{r.seconds:.0f} s |")
+                   f"{ours.nps:,.0f} | {theirs.nps:,.0f} | {r.seconds:.0f} s |")
         lines.append(row)
         print(row, flush=True)
     out = (Path(args.out) if args.out
