@@ -16,8 +16,9 @@ grow 3-5x in nodes (12k, 40k, 200k) and shed their root noise (16, 0, 0 centi-me
 also turns off the root's null-window search, so a noisy level reaches a little less deep
 for its nodes). Level 6 was 25k nodes with noise 8 until a 12-game ladder showed it level
 with level 5 in Turkish (5-2-5); level 7 was 100k until 16-game matches showed it not ahead of
-the new level 6 in Turkish (5-2-9). On the compiled core (600k-2.3M nodes/s) level 7
-answers in about 0.1-0.35 s and level 8 searches about 3-10x level 7's nodes in its second;
+the new level 6 in Turkish (5-2-9). On the compiled core (1.4-2.7M nodes/s on the busy
+2-core development machine) level 7 answers in about 0.07-0.13 s and level 8 searches about
+7-13x level 7's nodes in its second;
 on the pure-Python fallback (rulesets the core cannot run, ~50-100k nodes/s) level 7 takes
 2-4 s (capped by ``EngineConfig.max_time``) and level 8 searches less than level 7. Node
 budgets do not buy the same depth in every ruleset: Turkish (orthogonal, men also step
