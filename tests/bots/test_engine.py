@@ -152,8 +152,10 @@ def test_levels_differ() -> None:
     assert budgets == sorted(budgets)
     noise = [(lv.noise, lv.random_move) for lv in LEVELS.values()]
     assert noise == sorted(noise, reverse=True)
-    # Level 1 often misses a shot that level 5 always finds.
-    hits = {1: 0, 5: 0}
+    # Level 1 often misses a shot that level 6 (the first level without root noise) always
+    # finds. (Level 5's +-16 centi-men of noise can pick a second move within that margin:
+    # in the English position 11-16 scores 129 against the shot's 149.)
+    hits = {1: 0, 6: 0}
     for key, fen, shot in SHOTS:
         variant = get_variant(key)
         position = variant.parse_fen(fen)
@@ -161,8 +163,8 @@ def test_levels_differ() -> None:
             for level in hits:
                 move = choose_move(variant, position, level=level, seed=seed)
                 hits[level] += variant.format_move(position, move) == shot
-    assert hits[5] == 8 * len(SHOTS)
-    assert hits[1] < hits[5] * 0.8
+    assert hits[6] == 8 * len(SHOTS)
+    assert hits[1] < hits[6] * 0.8
 
 
 def test_low_levels_vary_with_the_seed() -> None:
