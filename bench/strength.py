@@ -43,6 +43,7 @@ from bots.engine.evaluation import evaluator_legacy
 from bots.engine.levels import LEVELS, MAX_LEVEL
 from bots.engine.ratings import RATINGS_FILE
 from variants import Color, GameRecord, Move, Position, Variant, get_variant
+from variants.pdn import write_pdn
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 ALL_RULESETS = ("international", "english", "brazilian", "spanish", "turkish")
@@ -239,9 +240,13 @@ def random_opening(variant: Variant, rng: random.Random) -> list[Move]:
 
 
 def play_game(variant: Variant, opening: Sequence[Move], white: Player, black: Player,
-              rng: random.Random, max_plies: int) -> float:
-    """1 (White won), 0.5 or 0 (Black won). Unfinished games after ``max_plies`` are draws."""
+              rng: random.Random, max_plies: int,
+              played: list[GameRecord] | None = None) -> float:
+    """1 (White won), 0.5 or 0 (Black won). Unfinished games after ``max_plies`` are draws.
+    ``played``: the game's record is appended to it."""
     record = GameRecord.new(variant)
+    if played is not None:
+        played.append(record)
     for move in opening:
         record.push(move)
     while record.ply < max_plies:
@@ -256,7 +261,8 @@ def play_game(variant: Variant, opening: Sequence[Move], white: Player, black: P
 
 
 def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: int,
-          seed: int, max_plies: int) -> MatchResult:
+          seed: int, max_plies: int, games_out: Path | None = None) -> MatchResult:
+    """``games_out``: append every game to this PDN file (names, result, unfinished = ``*``)."""
     variant = get_variant(ruleset)
     rng = random.Random(f"{seed}:{ruleset}:{name_a}:{name_b}")
     result = MatchResult(ruleset, name_a, name_b)
@@ -265,7 +271,14 @@ def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: i
         opening = random_opening(variant, rng)
         for a_is_white in (True, False):
             white, black = (a, b) if a_is_white else (b, a)
-            white_score = play_game(variant, opening, white, black, rng, max_plies)
+            played: list[GameRecord] = []
+            white_score = play_game(variant, opening, white, black, rng, max_plies, played)
+            if games_out is not None:
+                names = (name_a, name_b) if a_is_white else (name_b, name_a)
+                with games_out.open("a", encoding="utf-8") as fh:
+                    fh.write(write_pdn(played[0], {"Event": f"strength lab, {ruleset}",
+                                                   "White": names[0], "Black": names[1]}))
+                    fh.write("\n\n")
             # The opening may leave either side to move; colours are what they are.
             s = white_score if a_is_white else 1 - white_score
             result.scores.append(s)
@@ -342,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rebuild ratings.json from the level-vs-level rows of saved "
                              "result tables (no games played)")
     parser.add_argument("--out", default=None, help="Markdown output file")
+    parser.add_argument("--games-out", default=None,
+                        help="--issue10: append every game to this PDN file (for post-mortems)")
     args = parser.parse_args(argv)
     if args.issue10:
         return issue10(args, argv)
@@ -600,7 +615,8 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         else:
             ours.reset()
             theirs.reset()
-            r = match(ruleset, top, l8, name, opponent, pairs, args.seed, args.max_plies)
+            r = match(ruleset, top, l8, name, opponent, pairs, args.seed, args.max_plies,
+                      Path(args.games_out) if args.games_out else None)
             elo, lo, hi = r.elo()
             row = (f"| {ruleset} | {top} | {name} | {r.wins} | {r.draws} | {r.losses} | "
                    f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
