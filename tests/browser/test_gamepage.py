@@ -233,6 +233,29 @@ def test_stepping_back_and_forth_through_the_moves(daphne_server: str, new_page:
     play_path(page, wait_my_turn(page)["legal"][0]["path"])
 
 
+def test_a_replay_that_missed_a_move_is_fetched_again(daphne_server: str,
+                                                     new_page: Any) -> None:
+    """The page loads every ply's position (replay.json) when it opens; if a move is played
+    while that request is on its way, the reply does not match the game any more and must be
+    fetched again (else move navigation stays off for the rest of the game)."""
+    page = new_page(**DESKTOP)
+    calls: list[str] = []
+
+    def first_reply_is_stale(route: Any) -> None:
+        calls.append(route.request.url)
+        if len(calls) == 1:  # as if sent before the moves now on the board
+            route.fulfill(status=200, content_type="application/json", body='{"plies": []}')
+        else:
+            route.continue_()
+
+    page.route("**/replay.json", first_reply_is_stale)
+    start_computer_game(page, daphne_server, "spanish")
+    moves = wait_my_turn(page)["moves"]
+    page.wait_for_function(f"window.kondavoGame.plies && "
+                           f"window.kondavoGame.plies.length === {len(moves) + 1}")
+    assert len(calls) >= 2
+
+
 def test_watch_page_lists_live_games(daphne_server: str, new_page: Any,
                                      artifacts_dir: Path) -> None:
     creator = player_get_or_create_guest(request_session={})

@@ -846,19 +846,27 @@ document.addEventListener("keydown", (ev) => {
 });
 
 let replayLoading = null;
-/** Fetch every ply's position (replay.json); then show ply `thenShow` if given. */
-function loadReplay(thenShow = null) {
+/** Fetch every ply's position (replay.json); then show ply `thenShow` if given. A reply
+ * that does not match the game as this page knows it (a move was played while it was on its
+ * way) is fetched again, a few times. */
+function loadReplay(thenShow = null, attempt = 0) {
   if (!cfg.replay) return;
   if (replayLoading) { if (thenShow !== null) replayLoading.then(() => goTo(thenShow)); return; }
+  let mismatch = false;
   replayLoading = fetch(cfg.replay, { headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : null))
     .then((data) => {
-      if (data && Array.isArray(data.plies) && client.game &&
-          data.plies.length === lastPly() + 1) client.plies = data.plies;
+      if (!data || !Array.isArray(data.plies) || !client.game) return;
+      if (data.plies.length === lastPly() + 1) client.plies = data.plies;
+      else mismatch = true;
     })
     .catch(() => {})
     .finally(() => {
       replayLoading = null;
+      if (!client.plies && mismatch && attempt < 4) {
+        setTimeout(() => loadReplay(thenShow, attempt + 1), 150 * (attempt + 1));
+        return;
+      }
       if (thenShow !== null && client.plies) goTo(thenShow);
     });
 }
