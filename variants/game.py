@@ -118,6 +118,14 @@ class GameRecord:
         self._counts[after] += 1
         return played
 
+    def copy(self) -> GameRecord:
+        """An independent record of the same game: moves pushed on one do not touch the other."""
+        clone = GameRecord(self.variant, self.start, list(self.moves), self.quiet_plies)
+        clone._positions = list(self._positions)
+        clone._counts = self._counts.copy()
+        clone._quiet_history = list(self._quiet_history)
+        return clone
+
     def pop(self) -> PlayedMove:
         played = self.moves.pop()
         after = self._positions.pop()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from bots.engine.evaluation import DEFAULT_WEIGHTS, Evaluator, evaluator_for, weights_for
-from bots.engine.guard import guard, needs_guard
+from bots.engine.guard import guard
 from bots.engine.levels import (
     DEFAULT_CONFIG,
     LEVELS,
@@ -81,8 +81,6 @@ def search(variant: Variant, record_or_position: GameRecord | Position, *,
                              node_limit=nodes, seed=seed, noise=noise)
 
     result = run(record_or_position, time_limit, node_limit)
-    if not needs_guard(variant):
-        return result
     return guard(variant, record_or_position, result, run, time_limit=time_limit,
                  node_limit=node_limit)
 

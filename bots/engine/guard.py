@@ -20,7 +20,6 @@ rule) a few milliseconds a move.
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Callable
 
@@ -59,12 +58,7 @@ def as_record(variant: Variant, target: GameRecord | Position) -> GameRecord:
     perhaps shared, is never touched)."""
     if not isinstance(target, GameRecord):
         return GameRecord.new(variant, target)
-    clone = copy.copy(target)
-    clone.moves = list(target.moves)
-    clone._positions = list(target._positions)
-    clone._counts = target._counts.copy()
-    clone._quiet_history = list(target._quiet_history)
-    return clone
+    return target.copy()
 
 
 def guard(variant: Variant, target: GameRecord | Position, result: SearchResult,

@@ -77,10 +77,6 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
  * squares; a byte load is much cheaper than a shift of a 128-bit board. */
 typedef uint8_t KdCells[2][KD_MAX_SQ];
 
-static inline kd_bb shift_bb(kd_bb b, int delta) {
-    return delta > 0 ? b << delta : b >> -delta;
-}
-
 static void fill_cells(const KdPos *p, int n, KdCells cell) {
     memset(cell[0], 0, (size_t)n);
     memset(cell[1], 0, (size_t)n);
@@ -105,9 +101,9 @@ static void side_scalars(const KdPos *p, const KdEval *e, const KdCells cell, in
     kd_bb empty = r->full & ~occ, movable = 0;
     for (int g = 0; g < r->n_steps[c]; g++) {
         int delta = r->step_delta[c][g];
-        kd_bb t = shift_bb(men & r->step_src[c][g], delta) & empty;
+        kd_bb t = kd_shift(men & r->step_src[c][g], delta) & empty;
         targets |= t;
-        movable |= shift_bb(t, -delta);
+        movable |= kd_shift(t, -delta);
     }
     locked = kd_popcount(men & ~movable);
     for (kd_bb b = men & e->opp_half[c]; b; b &= b - 1) {

@@ -127,5 +127,9 @@ static inline int kd_lsb(kd_bb b) {
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
 }
 static inline kd_bb kd_bit(int sq) { return (kd_bb)1 << sq; }
+/* b shifted by delta squares (delta > 0: towards higher indices); step groups use it. */
+static inline kd_bb kd_shift(kd_bb b, int delta) {
+    return delta > 0 ? b << delta : b >> -delta;
+}
 
 #endif

@@ -9,10 +9,6 @@
 
 #include "kd_core.h"
 
-static inline kd_bb shift_bb(kd_bb b, int delta) {
-    return delta > 0 ? b << delta : b >> -delta;
-}
-
 static int add_group(int *n, int *deltas, kd_bb *srcs, int delta, kd_bb src) {
     for (int i = 0; i < *n; i++) {
         if (deltas[i] == delta) {
@@ -259,8 +255,8 @@ static void post_rank(const KdRules *r, KdMoveList *out) {
 static kd_bb man_starters(const KdRules *r, int color, kd_bb men, kd_bb opp, kd_bb empty) {
     kd_bb s = 0;
     for (int k = 0; k < r->n_jumps[color]; k++)
-        s |= men & r->jump_src[color][k] & shift_bb(opp, -r->jump_victim[color][k]) &
-             shift_bb(empty, -r->jump_land[color][k]);
+        s |= men & r->jump_src[color][k] & kd_shift(opp, -r->jump_victim[color][k]) &
+             kd_shift(empty, -r->jump_land[color][k]);
     return s;
 }
 
@@ -368,7 +364,7 @@ void kd_quiet_moves(const KdRules *r, const KdPos *p, KdMoveList *out) {
     if (men) {
         for (int g = 0; g < r->n_steps[color]; g++) {
             int delta = r->step_delta[color][g];
-            kd_bb t = shift_bb(men & r->step_src[color][g], delta) & empty;
+            kd_bb t = kd_shift(men & r->step_src[color][g], delta) & empty;
             while (t) {
                 int dest = kd_lsb(t);
                 t &= t - 1;
@@ -396,10 +392,10 @@ int kd_can_step(const KdRules *r, const KdPos *p) {
     kd_bb men = p->men[color], kings = p->kings[color];
     kd_bb empty = r->full & ~(men | kings | p->men[other] | p->kings[other]);
     for (int g = 0; g < r->n_steps[color]; g++)
-        if (shift_bb(men & r->step_src[color][g], r->step_delta[color][g]) & empty) return 1;
+        if (kd_shift(men & r->step_src[color][g], r->step_delta[color][g]) & empty) return 1;
     if (kings)
         for (int g = 0; g < r->n_king_steps; g++)
-            if (shift_bb(kings & r->king_step_src[g], r->king_step_delta[g]) & empty) return 1;
+            if (kd_shift(kings & r->king_step_src[g], r->king_step_delta[g]) & empty) return 1;
     return 0;
 }
 
@@ -450,7 +446,7 @@ static uint64_t perft_rec(const KdRules *r, const KdPos *p, int depth, KdMoveLis
         uint64_t count = 0;
         for (int g = 0; g < r->n_steps[color]; g++)
             count += (uint64_t)kd_popcount(
-                shift_bb(men & r->step_src[color][g], r->step_delta[color][g]) & empty);
+                kd_shift(men & r->step_src[color][g], r->step_delta[color][g]) & empty);
         while (kings) {
             int sq = kd_lsb(kings);
             kings &= kings - 1;

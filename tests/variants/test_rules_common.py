@@ -77,6 +77,21 @@ def test_threefold_repetition_counts_the_start_position() -> None:
     assert record.outcome() is not None
 
 
+def test_a_copied_record_goes_on_by_itself() -> None:
+    v = get_variant("international")
+    record = GameRecord.new(v, v.parse_fen("W:WK46:BK1"))
+    for text in ["46-41", "1-6", "41-46", "6-1", "46-41", "1-6", "41-46"]:
+        record.push_notation(text)
+    copy = record.copy()
+    copy.push_notation("6-1")  # the start position a third time, in the copy only
+    assert copy.outcome() == Outcome(None, Reason.THREEFOLD)
+    assert (copy.ply, copy.quiet_plies) == (8, 8)
+    assert record.outcome() is None
+    assert (record.ply, record.quiet_plies, record.repetition_count()) == (7, 7, 2)
+    copy.pop()
+    assert copy.positions == record.positions and copy.quiet_plies == record.quiet_plies
+
+
 def _quiet_walk(variant: Variant, fen: str, plies: int) -> GameRecord:
     """Play ``plies`` king moves that capture nothing, allow no capture, repeat nothing.
 
