@@ -27,9 +27,11 @@ Features (names in :attr:`FeatureSpace.names`):
   own piece, opponent piece), one table per band ``b`` = rank of the window's first square.
 
 The score is ``sum(weight * feature)`` in 1/64 centi-men, truncated towards zero to
-centi-men, then adjusted by the king-ending rules (:meth:`FittedEvaluator.endgame`):
-kings-only endings that material cannot win are scaled towards 0 (per ``flying_kings`` and
-the board's directions), won ones get a term that brings the kings to the lone king.
+centi-men, then adjusted by the ending rules (:meth:`FittedEvaluator.endgame`): endings
+that material cannot win are scaled towards 0 (kings-only endings per ``flying_kings`` and
+the board's directions; with men left and flying kings, see
+:meth:`FittedEvaluator.drawn_with_men`), won kings-only ones get a term that brings the
+kings to the lone king.
 
 Weights are fitted (``python -m bots.training.fit``) and committed as data in
 ``bots/engine/data/eval-<ruleset key>.json``; ``native_params`` lays the same tables out as
@@ -60,6 +62,10 @@ DATA_DIR: Final = Path(__file__).with_name("data")
 # DRIVE per square the strong kings come closer to the lone king (summed), from far away.
 DRAW_SCALE: Final = 8
 DRIVE: Final = 4
+# With flying kings on a diagonal board, a lone king is beaten from the longest diagonal
+# (the main road): holding it with a king is worth MAIN_ROAD_DRIVES * DRIVE in a winnable
+# ending against a lone king.
+MAIN_ROAD_DRIVES: Final = 8
 
 
 def _lsb_squares(bb: Bitboard) -> list[Square]:
@@ -419,23 +425,39 @@ class FittedEvaluator:
         """Score of ``position`` for the side to move, centi-men."""
         return self.endgame(position, _div_units(self.raw(position)))
 
+    def drawn_with_men(self, strong: int, weak: int, lone_king: Bitboard) -> bool:
+        """With flying kings and men still on the board, a side holding a king draws
+        against at most three pieces when it is at most one piece down (two against a
+        lone king; three against two; two or three each), and a lone king on the main
+        diagonal draws against three (even if all three promote, three kings cannot take
+        it off the main road)."""
+        if strong > 3 or weak > strong:
+            return False
+        return strong - weak <= 1 or bool(self.space.main_line & lone_king)
+
     def endgame(self, position: Position, score: int) -> int:
         """King-ending knowledge on top of the linear score (see the module docstring)."""
         s = self.space
         if position.white_men or position.black_men:
-            # Men left: only "two pieces against a lone king" is scaled, with flying kings.
+            # Men left: with flying kings, endings the favoured side cannot win are scaled.
             if not s.flying:
                 return score
             mover = int(position.turn)
-            for strong in (0, 1):
-                weak_men = position.black_men if strong == 0 else position.white_men
-                weak_kings = position.black_kings if strong == 0 else position.white_kings
-                strong_all = (position.white_men | position.white_kings if strong == 0
-                              else position.black_men | position.black_kings)
-                if (not weak_men and weak_kings.bit_count() == 1
-                        and strong_all.bit_count() <= 2
-                        and (score > 0) == (strong == mover)):
-                    return _div_toward_zero(score, DRAW_SCALE)
+            strong = mover if score > 0 else 1 - mover
+            if strong == 0:
+                strong_all = position.white_men | position.white_kings
+                weak_men, weak_kings = position.black_men, position.black_kings
+            else:
+                strong_all = position.black_men | position.black_kings
+                weak_men, weak_kings = position.white_men, position.white_kings
+            lone = weak_kings if not weak_men and weak_kings.bit_count() == 1 else 0
+            if score and weak_kings and self.drawn_with_men(
+                    strong_all.bit_count(), (weak_men | weak_kings).bit_count(), lone):
+                return _div_toward_zero(score, DRAW_SCALE)
+            if score and lone and s.diagonal:
+                strong_kings = position.white_kings if strong == 0 else position.black_kings
+                if strong_kings & s.main_line:
+                    return score + MAIN_ROAD_DRIVES * DRIVE * (1 if strong == mover else -1)
             return score
         wk, bk = position.white_kings.bit_count(), position.black_kings.bit_count()
         if wk == bk or not wk or not bk:
@@ -461,6 +483,8 @@ class FittedEvaluator:
         for sq in _lsb_squares(strong_kings):
             far += max(abs(s.rank[sq] - lr), abs(s.file[sq] - lf))
         bonus = DRIVE * (ks * (max(s.rows, s.cols) - 1) - far)
+        if s.flying and s.diagonal and strong_kings & s.main_line:
+            bonus += MAIN_ROAD_DRIVES * DRIVE
         return score + bonus if strong == int(position.turn) else score - bonus
 
 

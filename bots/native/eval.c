@@ -167,17 +167,28 @@ static long long side_tables(const KdPos *p, const KdEval *e, const KdCells cell
     return part;
 }
 
+/* a king on the main road in a winnable ending against a lone king (features.py) */
+#define KD_MAIN_ROAD_DRIVES 8
+
 static int endgame(const KdPos *p, const KdEval *e, int score) {
     int mover = p->turn;
     int scale = e->w[KD_H_DRAW_SCALE];
     if (p->men[0] | p->men[1]) {
-        if (!e->w[KD_H_FLYING]) return score;
-        for (int strong = 0; strong < 2; strong++) {
-            int weak = 1 - strong;
-            if (!p->men[weak] && kd_popcount(p->kings[weak]) == 1
-                && kd_popcount(p->men[strong] | p->kings[strong]) <= 2
-                && ((score > 0) == (strong == mover)))
-                return score / scale;
+        /* With flying kings, a side holding a king draws against at most three pieces
+           when at most one piece down, and a lone king on the main diagonal draws
+           against three (features.py: FittedEvaluator.drawn_with_men). */
+        if (!e->w[KD_H_FLYING] || !score) return score;
+        int strong = score > 0 ? mover : 1 - mover, weak = 1 - strong;
+        if (!p->kings[weak]) return score;
+        int ns = kd_popcount(p->men[strong] | p->kings[strong]);
+        int nw = kd_popcount(p->men[weak] | p->kings[weak]);
+        int lone = !p->men[weak] && nw == 1;
+        if (ns <= 3 && nw <= ns &&
+            (ns - nw <= 1 || (lone && (e->main_line & p->kings[weak]) != 0)))
+            return score / scale;
+        if (lone && e->w[KD_H_DIAGONAL] && (p->kings[strong] & e->main_line)) {
+            int road = KD_MAIN_ROAD_DRIVES * e->w[KD_H_DRIVE];
+            return strong == mover ? score + road : score - road;
         }
         return score;
     }
@@ -204,6 +215,8 @@ static int endgame(const KdPos *p, const KdEval *e, int score) {
     int rows = e->w[KD_H_ROWS], cols = e->w[KD_H_COLS];
     int span = (rows > cols ? rows : cols) - 1;
     int bonus = e->w[KD_H_DRIVE] * (ks * span - far);
+    if (e->w[KD_H_FLYING] && e->w[KD_H_DIAGONAL] && (p->kings[strong] & e->main_line))
+        bonus += KD_MAIN_ROAD_DRIVES * e->w[KD_H_DRIVE];
     return strong == mover ? score + bonus : score - bonus;
 }
 

@@ -9,6 +9,8 @@ import pytest
 
 from bots.engine.features import (
     DRAW_SCALE,
+    DRIVE,
+    MAIN_ROAD_DRIVES,
     SCALARS,
     FittedEvaluator,
     fitted_evaluator,
@@ -159,6 +161,38 @@ def test_king_endings_with_flying_kings() -> None:
     far = ev.evaluate(variant.parse_fen("W:WK1,K2,K3,K4:BK45"))
     near = ev.evaluate(variant.parse_fen("W:WK40,K39,K44,K34:BK45"))
     assert near > far
+
+
+def test_flying_king_endings_with_men_left() -> None:
+    """Brazilian (flying kings, 8x8; main diagonal a1-h8): White is ahead on material in
+    every case; the endings the side with a king holds are scaled, the others are not."""
+    variant = get_variant("brazilian")
+    ev = fitted_evaluator(variant)
+    assert ev is not None
+    cases = {
+        "W:WKc1,e3:BKb8": True,            # king and man against a lone king
+        "W:WKc1,e3,g3:BKb8,h6": True,      # three against king and man
+        "W:WKc1,Ke3,g3:BKb8,Kh6": True,    # three against two kings
+        "W:WKc1,e3,g3:BKd4": True,         # three against a lone king on the main diagonal
+        "W:Wa3,e3,g3:BKg7": True,          # three men against it (g7 is on a1-h8) as well
+        "W:WKc1,e3,g3:BKb6": False,        # the lone king off the main diagonal: winnable
+        "W:WKc1,a3,e3,g3:BKd4": False,     # four pieces against the lone king
+        "W:WKc1,Ka3,e3,g3:BKb8,h6": False,  # four against two
+        "W:WKc1,e3,g3:Bb6,h6": False,      # Black has no king
+    }
+    for fen, drawn in cases.items():
+        pos = variant.parse_fen(fen)
+        raw = _raw_centi(ev, pos)
+        assert raw > 0, fen
+        if drawn:
+            assert abs(ev.evaluate(pos)) <= raw // DRAW_SCALE + 1, fen
+        else:
+            assert ev.evaluate(pos) == raw, fen
+    # Winnable against a lone king: a king of the strong side on the main road counts.
+    road = variant.parse_fen("W:WKa1,e3,g3:BKb6")
+    assert ev.evaluate(road) == _raw_centi(ev, road) + MAIN_ROAD_DRIVES * DRIVE
+    black_to_move = variant.parse_fen("B:WKa1,e3,g3:BKb6")
+    assert ev.evaluate(black_to_move) == _raw_centi(ev, black_to_move) - MAIN_ROAD_DRIVES * DRIVE
 
 
 def test_king_endings_with_short_kings() -> None:
