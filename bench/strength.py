@@ -240,24 +240,23 @@ def random_opening(variant: Variant, rng: random.Random) -> list[Move]:
 
 
 def play_game(variant: Variant, opening: Sequence[Move], white: Player, black: Player,
-              rng: random.Random, max_plies: int,
-              played: list[GameRecord] | None = None) -> float:
-    """1 (White won), 0.5 or 0 (Black won). Unfinished games after ``max_plies`` are draws.
-    ``played``: the game's record is appended to it."""
+              rng: random.Random, max_plies: int) -> GameRecord:
+    """The game from ``opening`` until it ends or reaches ``max_plies``."""
     record = GameRecord.new(variant)
-    if played is not None:
-        played.append(record)
     for move in opening:
         record.push(move)
-    while record.ply < max_plies:
-        outcome = record.outcome()
-        if outcome is not None:
-            if outcome.winner is None:
-                return 0.5
-            return 1.0 if outcome.winner is Color.WHITE else 0.0
+    while record.ply < max_plies and record.outcome() is None:
         player = white if record.position.turn is Color.WHITE else black
         record.push(player(variant, record, rng))
-    return 0.5
+    return record
+
+
+def white_score(record: GameRecord) -> float:
+    """1 (White won), 0.5 or 0 (Black won); a game left unfinished counts as a draw."""
+    outcome = record.outcome()
+    if outcome is None or outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner is Color.WHITE else 0.0
 
 
 def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: int,
@@ -271,16 +270,15 @@ def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: i
         opening = random_opening(variant, rng)
         for a_is_white in (True, False):
             white, black = (a, b) if a_is_white else (b, a)
-            played: list[GameRecord] = []
-            white_score = play_game(variant, opening, white, black, rng, max_plies, played)
+            record = play_game(variant, opening, white, black, rng, max_plies)
             if games_out is not None:
                 names = (name_a, name_b) if a_is_white else (name_b, name_a)
                 with games_out.open("a", encoding="utf-8") as fh:
-                    fh.write(write_pdn(played[0], {"Event": f"strength lab, {ruleset}",
-                                                   "White": names[0], "Black": names[1]}))
+                    fh.write(write_pdn(record, {"Event": f"strength lab, {ruleset}",
+                                                "White": names[0], "Black": names[1]}))
                     fh.write("\n\n")
             # The opening may leave either side to move; colours are what they are.
-            s = white_score if a_is_white else 1 - white_score
+            s = white_score(record) if a_is_white else 1 - white_score(record)
             result.scores.append(s)
             if s == 1:
                 result.wins += 1

@@ -425,40 +425,45 @@ class FittedEvaluator:
         """Score of ``position`` for the side to move, centi-men."""
         return self.endgame(position, _div_units(self.raw(position)))
 
-    def drawn_with_men(self, strong: int, weak: int, lone_king: Bitboard) -> bool:
-        """With flying kings and men still on the board, a side holding a king draws
-        against at most three pieces when it is at most one piece down (two against a
-        lone king; three against two; two or three each), and a lone king on the main
-        diagonal draws against three (even if all three promote, three kings cannot take
-        it off the main road)."""
+    @staticmethod
+    def drawn_with_men(strong: int, weak: int, lone_on_main_road: bool) -> bool:
+        """With flying kings and men still on the board, a side holding a king (``weak``
+        pieces) draws against ``strong`` <= 3 pieces when it is at most one piece down (two
+        against a lone king; three against two; two or three each), and a lone king on the
+        main diagonal draws against three (even if all three promote, three kings cannot
+        take it off the main road)."""
         if strong > 3 or weak > strong:
             return False
-        return strong - weak <= 1 or bool(self.space.main_line & lone_king)
+        return strong - weak <= 1 or lone_on_main_road
+
+    def main_road(self, strong_kings: Bitboard) -> int:
+        """The term for a strong king on the main road in a winnable ending against a lone
+        king (flying kings on a diagonal board only)."""
+        s = self.space
+        if s.flying and s.diagonal and strong_kings & s.main_line:
+            return MAIN_ROAD_DRIVES * DRIVE
+        return 0
 
     def endgame(self, position: Position, score: int) -> int:
         """King-ending knowledge on top of the linear score (see the module docstring)."""
         s = self.space
+        mover = position.turn
         if position.white_men or position.black_men:
             # Men left: with flying kings, endings the favoured side cannot win are scaled.
-            if not s.flying:
+            if not s.flying or not score:
                 return score
-            mover = int(position.turn)
-            strong = mover if score > 0 else 1 - mover
-            if strong == 0:
-                strong_all = position.white_men | position.white_kings
-                weak_men, weak_kings = position.black_men, position.black_kings
-            else:
-                strong_all = position.black_men | position.black_kings
-                weak_men, weak_kings = position.white_men, position.white_kings
-            lone = weak_kings if not weak_men and weak_kings.bit_count() == 1 else 0
-            if score and weak_kings and self.drawn_with_men(
-                    strong_all.bit_count(), (weak_men | weak_kings).bit_count(), lone):
+            favoured = mover if score > 0 else mover.opponent
+            weak = favoured.opponent
+            weak_men, weak_kings = position.men(weak), position.kings(weak)
+            if not weak_kings:
+                return score
+            alone = not weak_men and weak_kings.bit_count() == 1
+            if self.drawn_with_men(position.pieces(favoured).bit_count(),
+                                   (weak_men | weak_kings).bit_count(),
+                                   alone and bool(weak_kings & s.main_line)):
                 return _div_toward_zero(score, DRAW_SCALE)
-            if score and lone and s.diagonal:
-                strong_kings = position.white_kings if strong == 0 else position.black_kings
-                if strong_kings & s.main_line:
-                    return score + MAIN_ROAD_DRIVES * DRIVE * (1 if strong == mover else -1)
-            return score
+            road = self.main_road(position.kings(favoured)) if alone else 0
+            return score + road if favoured == mover else score - road
         wk, bk = position.white_kings.bit_count(), position.black_kings.bit_count()
         if wk == bk or not wk or not bk:
             return _div_toward_zero(score, DRAW_SCALE) if wk == bk else score
@@ -482,10 +487,8 @@ class FittedEvaluator:
         lr, lf = s.rank[lone], s.file[lone]
         for sq in _lsb_squares(strong_kings):
             far += max(abs(s.rank[sq] - lr), abs(s.file[sq] - lf))
-        bonus = DRIVE * (ks * (max(s.rows, s.cols) - 1) - far)
-        if s.flying and s.diagonal and strong_kings & s.main_line:
-            bonus += MAIN_ROAD_DRIVES * DRIVE
-        return score + bonus if strong == int(position.turn) else score - bonus
+        bonus = DRIVE * (ks * (max(s.rows, s.cols) - 1) - far) + self.main_road(strong_kings)
+        return score + bonus if strong == int(mover) else score - bonus
 
 
 def _div_toward_zero(value: int, by: int) -> int:

@@ -167,8 +167,15 @@ static long long side_tables(const KdPos *p, const KdEval *e, const KdCells cell
     return part;
 }
 
-/* a king on the main road in a winnable ending against a lone king (features.py) */
+/* A strong king on the main road in a winnable ending against a lone king (flying kings on
+ * a diagonal board): features.py FittedEvaluator.main_road. */
 #define KD_MAIN_ROAD_DRIVES 8
+
+static int main_road(const KdEval *e, kd_bb strong_kings) {
+    if (e->w[KD_H_FLYING] && e->w[KD_H_DIAGONAL] && (strong_kings & e->main_line))
+        return KD_MAIN_ROAD_DRIVES * e->w[KD_H_DRIVE];
+    return 0;
+}
 
 static int endgame(const KdPos *p, const KdEval *e, int score) {
     int mover = p->turn;
@@ -186,11 +193,8 @@ static int endgame(const KdPos *p, const KdEval *e, int score) {
         if (ns <= 3 && nw <= ns &&
             (ns - nw <= 1 || (lone && (e->main_line & p->kings[weak]) != 0)))
             return score / scale;
-        if (lone && e->w[KD_H_DIAGONAL] && (p->kings[strong] & e->main_line)) {
-            int road = KD_MAIN_ROAD_DRIVES * e->w[KD_H_DRIVE];
-            return strong == mover ? score + road : score - road;
-        }
-        return score;
+        int road = lone ? main_road(e, p->kings[strong]) : 0;
+        return strong == mover ? score + road : score - road;
     }
     int wk = kd_popcount(p->kings[0]), bk = kd_popcount(p->kings[1]);
     if (wk == bk) return score / scale;
@@ -214,9 +218,7 @@ static int endgame(const KdPos *p, const KdEval *e, int score) {
     }
     int rows = e->w[KD_H_ROWS], cols = e->w[KD_H_COLS];
     int span = (rows > cols ? rows : cols) - 1;
-    int bonus = e->w[KD_H_DRIVE] * (ks * span - far);
-    if (e->w[KD_H_FLYING] && e->w[KD_H_DIAGONAL] && (p->kings[strong] & e->main_line))
-        bonus += KD_MAIN_ROAD_DRIVES * e->w[KD_H_DRIVE];
+    int bonus = e->w[KD_H_DRIVE] * (ks * span - far) + main_road(e, p->kings[strong]);
     return strong == mover ? score + bonus : score - bonus;
 }
 
