@@ -227,7 +227,17 @@ def _elo(p: float) -> float:
     return -400 * math.log10(1 / p - 1)
 
 
-def random_opening(variant: Variant, rng: random.Random) -> list[Move]:
+OpeningCheck = Callable[[GameRecord], bool]
+
+#: A balanced opening: a material-only search of this many plies (plus the forced captures
+#: at its horizon) finds neither side winning more than ``BALANCE_MARGIN`` centi-men.
+BALANCE_DEPTH = 8
+BALANCE_MARGIN = 50
+
+
+def random_opening(variant: Variant, rng: random.Random,
+                   check: OpeningCheck | None = None) -> list[Move]:
+    """2-4 random plies from the start; with ``check``, drawn again until it accepts them."""
     while True:
         record = GameRecord.new(variant)
         for _ in range(rng.randint(2, 4)):
@@ -235,8 +245,26 @@ def random_opening(variant: Variant, rng: random.Random) -> list[Move]:
             if not moves:
                 break
             record.push(rng.choice(moves))
-        if record.outcome() is None:
+        if record.outcome() is None and (check is None or check(record)):
             return [pm.move for pm in record.moves]
+
+
+def material_balance_check(variant: Variant) -> OpeningCheck:
+    """Accept an opening unless one side wins material by force: a search on the compiled
+    core that counts only material (man 100, king 300), neither engine's evaluation, to
+    ``BALANCE_DEPTH`` plies. Random plies on a small board often hang a man, and such a
+    pair of games measures the opening draw rather than the engines."""
+    from bots.engine.features import native_params, space_for, weights_from_model
+    from bots.engine.native import NativeEngine
+
+    material = {"scalars": {"man": 100.0, "king": 300.0}}
+    params = native_params(variant, weights_from_model(space_for(variant), material))
+    engine = NativeEngine(variant, tt_mb=4, params=params)
+
+    def balanced(record: GameRecord) -> bool:
+        found = engine.search(record, max_depth=BALANCE_DEPTH, reuse_table=False)
+        return abs(found.score) <= BALANCE_MARGIN
+    return balanced
 
 
 def play_game(variant: Variant, opening: Sequence[Move], white: Player, black: Player,
@@ -260,14 +288,17 @@ def white_score(record: GameRecord) -> float:
 
 
 def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: int,
-          seed: int, max_plies: int, games_out: Path | None = None) -> MatchResult:
-    """``games_out``: append every game to this PDN file (names, result, unfinished = ``*``)."""
+          seed: int, max_plies: int, games_out: Path | None = None,
+          balanced: bool = False) -> MatchResult:
+    """``games_out``: append every game to this PDN file (names, result, unfinished = ``*``).
+    ``balanced``: only openings :func:`material_balance_check` accepts."""
     variant = get_variant(ruleset)
     rng = random.Random(f"{seed}:{ruleset}:{name_a}:{name_b}")
     result = MatchResult(ruleset, name_a, name_b)
+    check = material_balance_check(variant) if balanced else None
     started = time.perf_counter()
     for _ in range(pairs):
-        opening = random_opening(variant, rng)
+        opening = random_opening(variant, rng, check)
         for a_is_white in (True, False):
             white, black = (a, b) if a_is_white else (b, a)
             record = play_game(variant, opening, white, black, rng, max_plies)
@@ -353,6 +384,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rebuild ratings.json from the level-vs-level rows of saved "
                              "result tables (no games played)")
     parser.add_argument("--out", default=None, help="Markdown output file")
+    parser.add_argument("--balanced", action="store_true",
+                        help="--issue10: only openings where no side wins material by force "
+                             f"(a material-only search of {BALANCE_DEPTH} plies)")
     parser.add_argument("--games-out", default=None,
                         help="--issue10: append every game to this PDN file (for post-mortems)")
     args = parser.parse_args(argv)
@@ -586,7 +620,8 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     lines = [f"# Issue 10 strength table, {dt.date.today().isoformat()}", "",
              f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
              f"{2 * pairs} games per match, colour-alternating pairs from random 2-4 ply "
-             f"openings, every engine at {t} s per move, one game at a time. Level 8 runs "
+             f"openings{_balanced_note(args)}, every engine at {t} s per move, one game at "
+             "a time. Level 8 runs "
              f"on {'the compiled core' if _native(rulesets) else 'the pure-Python engine'}. "
              "\"Today's L8\" is the pure-Python search with the hand-set evaluation (the "
              f"engine as of commit e377148) at the same time. Unfinished after "
@@ -614,7 +649,8 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
             ours.reset()
             theirs.reset()
             r = match(ruleset, top, l8, name, opponent, pairs, args.seed, args.max_plies,
-                      Path(args.games_out) if args.games_out else None)
+                      Path(args.games_out) if args.games_out else None,
+                      balanced=args.balanced)
             elo, lo, hi = r.elo()
             row = (f"| {ruleset} | {top} | {name} | {r.wins} | {r.draws} | {r.losses} | "
                    f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
@@ -627,6 +663,13 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     out.write_text("\n".join(lines) + "\n")
     print(f"\nsaved {out}")
     return 0
+
+
+def _balanced_note(args: argparse.Namespace) -> str:
+    if not args.balanced:
+        return ""
+    return (f" (balanced: redrawn while a material-only search of {BALANCE_DEPTH} plies "
+            f"finds a side winning more than {BALANCE_MARGIN} centi-men)")
 
 
 def _native(rulesets: Sequence[str]) -> bool:
