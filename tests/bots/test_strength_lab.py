@@ -1,0 +1,57 @@
+"""The strength lab's balanced openings (``bench.strength --balanced``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench.strength import material_balance_check, random_opening
+from bots.engine.native import native_available
+from variants import GameRecord, get_variant
+
+pytestmark = pytest.mark.skipif(not native_available(),
+                                reason="the balance check searches on the compiled core")
+
+
+def record_of(moves: list[str]) -> GameRecord:
+    record = GameRecord.new(get_variant("brazilian"))
+    for text in moves:
+        record.push_notation(text)
+    return record
+
+
+def test_an_opening_that_hangs_a_man_is_rejected() -> None:
+    check = material_balance_check(get_variant("brazilian"))
+    # 1. e3-f4 h6-g5: White takes f4xh6 and the man on h6 cannot be taken back.
+    assert not check(record_of(["e3-f4", "h6-g5"]))
+    # 1. c3-d4 f6-g5: nothing hangs.
+    assert check(record_of(["c3-d4", "f6-g5"]))
+    # A man for a man (1. c3-d4 f6-e5 2. d4xf6 g7xe5) is balanced too.
+    assert check(record_of(["c3-d4", "f6-e5", "d4xf6", "g7xe5"]))
+
+
+def test_balanced_openings_are_redrawn_until_accepted() -> None:
+    variant = get_variant("brazilian")
+    check = material_balance_check(variant)
+    rng = random.Random(3)
+    seen = []
+    for _ in range(30):
+        moves = random_opening(variant, rng, check)
+        record = GameRecord.new(variant)
+        for move in moves:
+            record.push(move)
+        assert 2 <= len(moves) <= 4
+        assert check(record)
+        seen.append(tuple(moves))
+    assert len(set(seen)) > 20
+    # Without the check the same generator gives openings that hang a man.
+    rng = random.Random(3)
+    unchecked = [random_opening(variant, rng) for _ in range(100)]
+    rejected = 0
+    for moves in unchecked:
+        record = GameRecord.new(variant)
+        for move in moves:
+            record.push(move)
+        rejected += not check(record)
+    assert rejected >= 5
