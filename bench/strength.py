@@ -262,7 +262,14 @@ def material_balance_check(variant: Variant) -> OpeningCheck:
     engine = NativeEngine(variant, tt_mb=4, params=params)
 
     def balanced(record: GameRecord) -> bool:
-        found = engine.search(record, max_depth=BALANCE_DEPTH, reuse_table=False)
+        # A root with one legal move is answered without a search: play forced moves out.
+        position = record.position
+        for _ in range(BALANCE_DEPTH):
+            moves = variant.legal_moves(position)
+            if len(moves) != 1:
+                break
+            position = variant.apply(position, moves[0])
+        found = engine.search(position, max_depth=BALANCE_DEPTH, reuse_table=False)
         return abs(found.score) <= BALANCE_MARGIN
     return balanced
 

@@ -25,6 +25,9 @@ def test_an_opening_that_hangs_a_man_is_rejected() -> None:
     check = material_balance_check(get_variant("brazilian"))
     # 1. e3-f4 h6-g5: White takes f4xh6 and the man on h6 cannot be taken back.
     assert not check(record_of(["e3-f4", "h6-g5"]))
+    # 1. a3-b4 f6-g5 2. e3-f4: Black's g5xe3 is forced (no search at a one-move root),
+    # then White loses a man whichever way it takes back (2... b6-c5 after f2xd4).
+    assert not check(record_of(["a3-b4", "f6-g5", "e3-f4"]))
     # 1. c3-d4 f6-g5: nothing hangs.
     assert check(record_of(["c3-d4", "f6-g5"]))
     # A man for a man (1. c3-d4 f6-e5 2. d4xf6 g7xe5) is balanced too.
