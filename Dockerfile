@@ -19,7 +19,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    STATIC_ROOT=/app/staticfiles
+    STATIC_ROOT=/app/staticfiles \
+    KONDAVO_ENGINE_TABLES_DIR=/app/var/tables
 
 WORKDIR /app
 COPY . .
@@ -30,6 +31,7 @@ RUN pip install /tmp/wheels/*.whl && rm -rf /tmp/wheels \
  && python -c "from bots.engine.native import native_available; assert native_available()" \
  && DJANGO_SETTINGS_MODULE=kondavo.settings.production SECRET_KEY=collectstatic-only \
     ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput \
+ && python -m bots.engine.tables \
  && useradd --system --home-dir /app --shell /usr/sbin/nologin kondavo \
  && chown -R kondavo /app
 

@@ -23,8 +23,9 @@ setup(
         Extension(
             "bots.native._kdcore",
             sources=["bots/native/module.c", "bots/native/movegen.c", "bots/native/eval.c",
-                     "bots/native/search.c"],
-            depends=["bots/native/kd_core.h", "bots/native/eval.h", "bots/native/search.h"],
+                     "bots/native/search.c", "bots/native/tables.c"],
+            depends=["bots/native/kd_core.h", "bots/native/eval.h", "bots/native/search.h",
+                     "bots/native/tables.h"],
             extra_compile_args=["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter",
                                 "-fno-strict-aliasing", *EXTRA],
             optional=True,

@@ -30,6 +30,7 @@ import argparse
 import datetime as dt
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -397,6 +398,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games-out", default=None,
                         help="--issue10: append every game to this PDN file (for post-mortems)")
     args = parser.parse_args(argv)
+    # Level 8's endgame tables are solved (or read) before the first game, not in the
+    # background while a match is running (bots.engine.tables).
+    os.environ.setdefault("KONDAVO_ENGINE_TABLES", "wait")
     if args.issue10:
         return issue10(args, argv)
     if args.eval_ab is not None:
@@ -629,7 +633,8 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
              f"{2 * pairs} games per match, colour-alternating pairs from random 2-4 ply "
              f"openings{_balanced_note(args)}, every engine at {t} s per move, one game at "
              "a time. Level 8 runs "
-             f"on {'the compiled core' if _native(rulesets) else 'the pure-Python engine'}. "
+             f"on {'the compiled core' if _native(rulesets) else 'the pure-Python engine'}"
+             f"{_tables_note(rulesets)}. "
              "\"Today's L8\" is the pure-Python search with the hand-set evaluation (the "
              f"engine as of commit e377148) at the same time. Unfinished after "
              f"{args.max_plies} plies: draw.", "",
@@ -677,6 +682,18 @@ def _balanced_note(args: argparse.Namespace) -> str:
         return ""
     return (f" (balanced: redrawn while a material-only search of {BALANCE_DEPTH} plies "
             f"finds a side winning more than {BALANCE_MARGIN} centi-men)")
+
+
+def _tables_note(rulesets: Sequence[str]) -> str:
+    """Which endgame tables level 8 has (``bots.engine.tables``)."""
+    from bots.engine.native import native_engine
+
+    parts = []
+    for ruleset in rulesets:
+        variant = get_variant(ruleset)
+        pieces = native_engine(variant).table_pieces if uses_native(variant) else 0
+        parts.append(f"{ruleset} {pieces} pieces" if pieces else f"{ruleset} none")
+    return f" with endgame tables ({', '.join(parts)})"
 
 
 def _native(rulesets: Sequence[str]) -> bool:

@@ -266,6 +266,7 @@ class NativeEngine:
         self._special = special_table(variant)
         self.core = self._new_core(tt_mb)
         self._lock = threading.Lock()
+        self.table_pieces = 0
 
     def _new_core(self, tt_mb: int) -> Any:
         core = self._module.Core(self._spec, self._params, tt_mb)
@@ -291,17 +292,31 @@ class NativeEngine:
         with self._lock:
             self.core.clear()
 
+    # --- endgame tables (bots.engine.tables) --------------------------------------------
+    def set_tables(self, pieces: int, data: bytes) -> None:
+        """Endgame tables solved for ``pieces`` (``b""`` removes them); waits for a running
+        search to end."""
+        with self._lock:
+            self.core.set_tables(pieces, data)
+            self.table_pieces = pieces if data else 0
+
+    def probe(self, position: Position) -> int:
+        """The tables' byte for ``position`` (``bots/native/tables.h``: 0 draw, else 1 +
+        plies to the end, odd = the side to move wins), -1 when it is not in them."""
+        return int(self.core.probe(*_args(position)))
+
     # --- search ---------------------------------------------------------------------------
     def search(self, target: GameRecord | Position, *, max_depth: int = 64,
                time_limit: float | None = None, node_limit: int | None = None,
                seed: int | None = None, noise: int = 0,
-               reuse_table: bool | None = None) -> SearchResult:
+               reuse_table: bool | None = None, tables: bool | None = None) -> SearchResult:
         """Search like :func:`bots.engine.search.search`.
 
         ``reuse_table``: let what earlier searches left in the transposition table guide
         this one (default: only for searches without a node limit; a node-bounded search
         then gives the same move for the same seed whatever ran before, as the levels
-        promise).
+        promise). ``tables``: score positions in the endgame tables exactly, when the
+        engine has them (default: likewise only without a node limit).
         """
         started = time.perf_counter()
         variant = self.variant
@@ -312,8 +327,9 @@ class NativeEngine:
         history = [self.hash(p) for p in earlier]
         seed_value = random.Random(seed).getrandbits(64)
         fresh = node_limit is not None if reuse_table is None else not reuse_table
+        use_tables = node_limit is None if tables is None else tables
         args = (*_args(root), max_depth, time_limit or 0.0, node_limit or 0, max(0, noise),
-                seed_value, quiet, history, fresh)
+                seed_value, quiet, history, fresh, use_tables)
         if self._lock.acquire(blocking=False):
             try:
                 raw = self.core.search(*args)
@@ -355,6 +371,9 @@ def native_engine(variant: Variant) -> NativeEngine:
             engine = _ENGINES.get(variant)
             if engine is None:
                 engine = _ENGINES[variant] = NativeEngine(variant)
+                from bots.engine import tables
+
+                tables.attach(engine)
     return engine
 
 

@@ -324,15 +324,15 @@ static PyObject *Core_clear(CoreObject *self, PyObject *Py_UNUSED(ignored)) {
 static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"white_men", "white_kings", "black_men", "black_kings", "turn",
                              "max_depth", "time_limit", "node_limit", "noise", "seed",
-                             "quiet_plies", "history", "fresh", NULL};
+                             "quiet_plies", "history", "fresh", "tables", NULL};
     PyObject *wm, *wk, *bm, *bk, *history = NULL;
-    int turn, max_depth = 64, noise = 0, quiet = 0, fresh = 0;
+    int turn, max_depth = 64, noise = 0, quiet = 0, fresh = 0, tables = 0;
     double time_limit = 0;
     long long node_limit = 0;
     unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiOp", kwlist, POS_ARGS,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiOpp", kwlist, POS_ARGS,
                                      &max_depth, &time_limit, &node_limit, &noise, &seed,
-                                     &quiet, &history, &fresh))
+                                     &quiet, &history, &fresh, &tables))
         return NULL;
     KdPos p;
     if (pos_from(self, wm, wk, bm, bk, turn, &p)) return NULL;
@@ -350,6 +350,7 @@ static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     sp->seed = seed;
     sp->quiet_plies = quiet < 0 ? 0 : quiet;
     sp->fresh = fresh;
+    sp->use_tables = tables;
     if (history && history != Py_None) {
         PyObject *fast = PySequence_Fast(history, "history must be a sequence of ints");
         if (!fast) goto fail;
@@ -416,7 +417,69 @@ static PyObject *Core_set_special(CoreObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Core_tables_size(CoreObject *self, PyObject *args) {
+    int pieces;
+    if (!PyArg_ParseTuple(args, "i", &pieces)) return NULL;
+    KdTables t;
+    if (kd_tables_layout(&t, &self->rules, pieces)) {
+        PyErr_SetString(PyExc_ValueError, "endgame tables: 2 to 4 pieces");
+        return NULL;
+    }
+    return PyLong_FromSize_t(t.total);
+}
+
+static PyObject *Core_build_tables(CoreObject *self, PyObject *args) {
+    int pieces, rc;
+    if (!PyArg_ParseTuple(args, "i", &pieces)) return NULL;
+    KdTables *t = PyMem_Calloc(1, sizeof(KdTables));
+    if (!t) return PyErr_NoMemory();
+    Py_BEGIN_ALLOW_THREADS
+    rc = kd_tables_build(t, &self->rules, pieces);
+    Py_END_ALLOW_THREADS
+    PyObject *out = NULL;
+    if (rc == 0) {
+        out = PyBytes_FromStringAndSize((const char *)t->data, (Py_ssize_t)t->total);
+        kd_tables_free(t);
+    } else if (rc == -2) {
+        PyErr_SetString(PyExc_ValueError, "endgame tables: a distance beyond 254 plies");
+    } else {
+        PyErr_SetString(PyExc_MemoryError, "endgame tables: bad size or no memory");
+    }
+    PyMem_Free(t);
+    return out;
+}
+
+static PyObject *Core_set_tables(CoreObject *self, PyObject *args) {
+    int pieces;
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "iy*", &pieces, &view)) return NULL;
+    int rc = kd_engine_set_tables(self->engine, pieces, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (rc) {
+        PyErr_SetString(PyExc_ValueError, "endgame tables of the wrong size");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_probe(CoreObject *self, PyObject *args) {
+    PyObject *wm, *wk, *bm, *bk;
+    int turn;
+    if (!PyArg_ParseTuple(args, "OOOOi", POS_ARGS)) return NULL;
+    KdPos p;
+    if (pos_from(self, wm, wk, bm, bk, turn, &p)) return NULL;
+    return PyLong_FromLong(kd_engine_probe(self->engine, &p));
+}
+
 static PyMethodDef Core_methods[] = {
+    {"tables_size", (PyCFunction)Core_tables_size, METH_VARARGS,
+     "tables_size(max_pieces) -> bytes of the endgame tables (tables.h)"},
+    {"build_tables", (PyCFunction)Core_build_tables, METH_VARARGS,
+     "build_tables(max_pieces) -> bytes: solves the endgame tables (GIL released)"},
+    {"set_tables", (PyCFunction)Core_set_tables, METH_VARARGS,
+     "set_tables(max_pieces, data): the engine's endgame tables (b'' removes them)"},
+    {"probe", (PyCFunction)Core_probe, METH_VARARGS,
+     "probe(wm, wk, bm, bk, turn) -> table byte (tables.h), -1: not in the tables"},
     {"set_special", (PyCFunction)Core_set_special, METH_O,
      "set_special(table: bytes): special outcomes with one piece per side (search.h)"},
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_VARARGS,
@@ -428,7 +491,7 @@ static PyMethodDef Core_methods[] = {
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {"search", (PyCFunction)(void (*)(void))Core_search, METH_VARARGS | METH_KEYWORDS,
      "search(wm, wk, bm, bk, turn, max_depth, time_limit, node_limit, noise, seed, "
-     "quiet_plies, history, fresh) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
+     "quiet_plies, history, fresh, tables) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
     {NULL, NULL, 0, NULL},
 };
 

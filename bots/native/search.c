@@ -44,6 +44,8 @@ struct KdEngine {
     TTEntry *tt;
     size_t tt_mask;
     uint8_t *special; /* see kd_engine_set_special */
+    KdTables tables;  /* endgame tables (tables.data NULL: none) */
+    int use_tables, tb_pieces;
     uint8_t gen;
     /* per search */
     int64_t nodes, node_limit;
@@ -124,8 +126,44 @@ static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score)
     return 1;
 }
 
+int kd_engine_set_tables(KdEngine *e, int max_pieces, const uint8_t *data, size_t len) {
+    kd_tables_free(&e->tables);
+    e->tb_pieces = 0;
+    if (!data || !len) return 0;
+    KdTables t;
+    if (kd_tables_layout(&t, &e->r, max_pieces) || t.total != len) return -1;
+    t.data = malloc(len);
+    if (!t.data) return -1;
+    memcpy(t.data, data, len);
+    e->tables = t;
+    e->tb_pieces = max_pieces;
+    return 0;
+}
+
+int kd_engine_probe(const KdEngine *e, const KdPos *p) {
+    return e->tables.data ? kd_tables_probe(&e->tables, p) : -1;
+}
+
+/* A position in the tables: a win or loss in d plies as a mate score from the root; a draw
+   as a small share of the evaluation, so the search still prefers the drawn line where
+   the opponent can go wrong and never takes it for a real advantage. */
+static int table_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
+    kd_bb all = p->men[0] | p->kings[0] | p->men[1] | p->kings[1];
+    if (kd_popcount(all) > e->tb_pieces) return 0;
+    int v = kd_tables_probe(&e->tables, p);
+    if (v < 0) return 0;
+    if (v == 0) {
+        *score = kd_evaluate(p, &e->ev) / 16;
+        return 1;
+    }
+    int d = v - 1;
+    *score = (d % 2) ? KD_MATE - (ply + d) : -(KD_MATE - (ply + d));
+    return 1;
+}
+
 void kd_engine_free(KdEngine *e) {
     if (!e) return;
+    kd_tables_free(&e->tables);
     free(e->special);
     free(e->tt);
     free(e);
@@ -206,6 +244,10 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     if (e->special) {
         int s;
         if (special_score(e, pos, ply, &s)) return s;
+    }
+    if (e->use_tables) {
+        int s;
+        if (table_score(e, pos, ply, &s)) return s;
     }
     const KdRules *r = &e->r;
     /* The table entry is usually a cache miss: start loading it while the captures are
@@ -410,6 +452,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     e->gen++;
     memset(e->killers, 0, sizeof(e->killers));
     e->fresh = params->fresh;
+    e->use_tables = params->use_tables && e->tables.data != NULL;
     if (e->fresh) {
         memset(e->history, 0, sizeof(e->history));
     } else {

@@ -9,6 +9,7 @@
 #define KD_SEARCH_H
 
 #include "eval.h"
+#include "tables.h"
 
 #define KD_MATE 1000000
 #define KD_MATE_BOUND (KD_MATE - 10000)
@@ -25,6 +26,7 @@ typedef struct KdSearchParams {
     int quiet_plies;        /* the draw counter at the root */
     int fresh;              /* ignore what earlier searches left (table, history): the
                                result depends only on the position, history and limits */
+    int use_tables;         /* score positions in the engine's endgame tables exactly */
     int n_history;          /* Zobrist keys of earlier positions that can still repeat */
     uint64_t history[KD_MAX_HISTORY];
 } KdSearchParams;
@@ -51,6 +53,11 @@ uint64_t kd_hash(const KdEngine *e, const KdPos *p);
  * (((turn * 2 + white_is_king) * nsq + white_sq) * 2 + black_is_king) * nsq + black_sq;
  * values: 0 none, 1 White wins, 2 Black wins, 3 draw. NULL/0 removes it. Returns 0 or -1. */
 int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len);
+/* Endgame tables for the engine (tables.h): a copy of `len` bytes laid out for
+ * `max_pieces`; NULL/0 removes them. Returns 0 or -1 (wrong size, no memory). */
+int kd_engine_set_tables(KdEngine *e, int max_pieces, const uint8_t *data, size_t len);
+/* The engine's table byte for p (tables.h), or -1: not in its tables. */
+int kd_engine_probe(const KdEngine *e, const KdPos *p);
 void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
                KdSearchResult *out);
 

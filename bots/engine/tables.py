@@ -1,0 +1,210 @@
+"""Endgame tables for the compiled core: every position with few pieces, solved exactly.
+
+The core solves them on this machine from the ruleset's own rules (``bots/native/tables.c``:
+retrograde analysis over its move generation, so capture precedence and promotion are the
+ruleset's): with at most four pieces on an 8x8 board that is 15 MB and about five seconds,
+with three pieces on 10x10 2 MB. A position in the tables is scored in the search as a win
+or loss in its exact number of plies, or as a draw, so level 8 converts the endings it can
+win, draws the ones it cannot lose and no longer plays on in dead draws.
+
+The process's engine of a ruleset (:func:`bots.engine.native.native_engine`) gets them on
+creation: from the cache directory when a file for these rules is there, otherwise solved
+in a background thread (the GIL is released; searches go on without tables until they are
+ready) and saved for the next process. Only searches without a node budget (level 8 and
+analysis) use them: node-bounded levels 1-7 keep the strength the lab measured.
+
+Environment:
+
+- ``KONDAVO_ENGINE_TABLES``: ``auto`` (default: load or solve in the background), ``wait``
+  (solve before the first search; the strength lab and tools), ``off``.
+- ``KONDAVO_ENGINE_TABLES_DIR``: the cache directory (default
+  ``$XDG_CACHE_HOME/kondavo/tables`` or ``~/.cache/kondavo/tables``).
+- ``KONDAVO_ENGINE_TABLES_MB``: the largest tables per ruleset in memory (default 32): the
+  most pieces (at most 4) whose tables fit.
+
+Rulesets with outcome rules of their own in Python (``special_outcome``, ``draw_outcome``,
+e.g. Turkish) get no tables: the tables know only the rules the core knows.
+
+    python -m bots.engine.tables             # solve and cache every built-in ruleset's
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import sys
+import threading
+import time
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bots.engine.guard import needs_guard
+from variants import get_variant, variant_keys
+from variants.base import Variant
+
+if TYPE_CHECKING:
+    from bots.engine.native import NativeEngine
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # bump when the layout in bots/native/tables.h changes
+MAX_PIECES = 4
+MODE_ENV = "KONDAVO_ENGINE_TABLES"
+DIR_ENV = "KONDAVO_ENGINE_TABLES_DIR"
+MB_ENV = "KONDAVO_ENGINE_TABLES_MB"
+MAGIC = b"KDTB"
+
+_LOCK = threading.Lock()
+_BUILDING: dict[int, threading.Thread] = {}  # by id() of the engine being given tables
+
+
+def mode() -> str:
+    value = os.environ.get(MODE_ENV, "auto").strip().lower()
+    return value if value in ("auto", "wait", "off") else "auto"
+
+
+def cache_dir() -> Path:
+    given = os.environ.get(DIR_ENV)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kondavo" / "tables"
+
+
+def tables_supported(variant: Variant) -> bool:
+    """Whether ``variant`` can have tables: it runs on the core and has no outcome rules
+    of its own in Python."""
+    from bots.engine.native import native_available, unsupported_reason
+
+    return native_available() and unsupported_reason(variant) is None \
+        and not needs_guard(variant)
+
+
+def pieces_for(engine: NativeEngine) -> int:
+    """The most pieces (2-4) whose tables fit ``KONDAVO_ENGINE_TABLES_MB``; 0: none fit."""
+    budget = float(os.environ.get(MB_ENV, "32")) * 1e6
+    for pieces in range(MAX_PIECES, 1, -1):
+        if engine.core.tables_size(pieces) <= budget:
+            return pieces
+    return 0
+
+
+def cache_path(engine: NativeEngine, pieces: int) -> Path:
+    """The file for these rules: a digest of the rules the core reads, so a ruleset whose
+    rules change gets new tables."""
+    from bots.engine.native import rules_spec
+
+    spec = json.dumps(rules_spec(engine.variant), sort_keys=True, default=str)
+    digest = hashlib.sha256(f"{FORMAT}:{pieces}:{spec}".encode()).hexdigest()[:16]
+    return cache_dir() / f"{engine.variant.key}-{pieces}p-{digest}.kdtb"
+
+
+def _read(path: Path, size: int) -> bytes | None:
+    try:
+        raw = path.read_bytes()
+        if raw[:4] != MAGIC:
+            return None
+        data = zlib.decompress(raw[4:])
+    except (OSError, zlib.error):
+        return None
+    return data if len(data) == size else None
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(MAGIC + zlib.compress(data, 6))
+        os.replace(tmp, path)
+    except OSError as exc:  # a read-only cache: the tables still serve this process
+        log.warning("endgame tables not cached at %s: %s", path, exc)
+
+
+def solve(engine: NativeEngine, pieces: int) -> bytes:
+    """The tables solved by the core (the GIL is released while it works)."""
+    started = time.perf_counter()
+    data: bytes = engine.core.build_tables(pieces)
+    log.info("endgame tables for %s, %d pieces: %.1f MB in %.1f s", engine.variant.key,
+             pieces, len(data) / 1e6, time.perf_counter() - started)
+    return data
+
+
+def load_or_solve(engine: NativeEngine, pieces: int) -> bytes:
+    """The tables from the cache, or solved and cached."""
+    path = cache_path(engine, pieces)
+    size = int(engine.core.tables_size(pieces))
+    data = _read(path, size)
+    if data is None:
+        data = solve(engine, pieces)
+        _write(path, data)
+    return data
+
+
+def attach(engine: NativeEngine, how: str | None = None) -> threading.Thread | None:
+    """Give ``engine`` its tables (``how``: ``auto``, ``wait`` or ``off``, default from the
+    environment). Returns the background thread when they are being solved."""
+    how = how or mode()
+    if how == "off" or needs_guard(engine.variant):  # the engine exists: on the core
+        return None
+    pieces = pieces_for(engine)
+    if not pieces:
+        return None
+    if how == "wait":
+        engine.set_tables(pieces, load_or_solve(engine, pieces))
+        return None
+    data = _read(cache_path(engine, pieces), int(engine.core.tables_size(pieces)))
+    if data is not None:
+        engine.set_tables(pieces, data)
+        return None
+
+    def work() -> None:
+        try:
+            engine.set_tables(pieces, load_or_solve(engine, pieces))
+        except (MemoryError, ValueError) as exc:
+            log.warning("endgame tables for %s failed: %s", engine.variant.key, exc)
+        finally:
+            with _LOCK:
+                _BUILDING.pop(id(engine), None)
+
+    with _LOCK:
+        running = _BUILDING.get(id(engine))
+        if running is not None:
+            return running
+        thread = threading.Thread(target=work, name=f"tables-{engine.variant.key}",
+                                  daemon=True)
+        _BUILDING[id(engine)] = thread
+    thread.start()
+    return thread
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Solve and cache the engine's endgame tables.")
+    parser.add_argument("rulesets", nargs="*", help="ruleset keys (default: every registered)")
+    args = parser.parse_args(argv)
+    from bots.engine.native import NativeEngine
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    for key in args.rulesets or variant_keys():
+        variant = get_variant(key)
+        try:
+            engine = NativeEngine(variant, tt_mb=1) if tables_supported(variant) else None
+        except (ValueError, OverflowError, MemoryError, RuntimeError):
+            engine = None
+        pieces = pieces_for(engine) if engine is not None else 0
+        if engine is None or not pieces:
+            print(f"{key}: no tables (outcome rules of its own, not on the core, or too big)")
+            continue
+        started = time.perf_counter()
+        load_or_solve(engine, pieces)
+        print(f"{key}: {pieces} pieces, {cache_path(engine, pieces)} "
+              f"({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

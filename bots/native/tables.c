@@ -1,0 +1,284 @@
+/* Endgame tables: retrograde analysis over the core's own move generation (tables.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+#define M KD_TB_MAX_PIECES
+#define NONE 255 /* no distance (yet) */
+#define F_VALID 1
+#define F_DONE 2
+#define F_CAN_LOSE 4
+
+static uint64_t binom(const KdTables *t, int n, int k) {
+    return (n < 0 || k < 0 || n < k) ? 0 : t->binom[n][k];
+}
+
+int kd_tables_layout(KdTables *t, const KdRules *r, int max_pieces) {
+    if (max_pieces < 2 || max_pieces > M || r->nsq < 1 || r->nsq > KD_MAX_SQ) return -1;
+    memset(t, 0, sizeof *t);
+    t->max_pieces = max_pieces;
+    t->nsq = r->nsq;
+    for (int n = 0; n <= KD_MAX_SQ; n++) {
+        t->binom[n][0] = 1;
+        for (int k = 1; k <= M; k++)
+            t->binom[n][k] = n ? t->binom[n - 1][k - 1] + t->binom[n - 1][k] : 0;
+    }
+    for (int c = 0; c < 2; c++) {
+        for (int sq = 0; sq < r->nsq; sq++) {
+            if ((r->promo[c] >> sq) & 1) {
+                t->slot_of[c][sq] = -1;
+            } else {
+                t->slot_of[c][sq] = (int16_t)t->nslots[c];
+                t->slot_sq[c][t->nslots[c]++] = (uint8_t)sq;
+            }
+        }
+    }
+    size_t off = 0;
+    for (int wm = 0; wm <= M; wm++)
+        for (int wk = 0; wk <= M; wk++)
+            for (int bm = 0; bm <= M; bm++)
+                for (int bk = 0; bk <= M; bk++) {
+                    if (wm + wk + bm + bk > max_pieces || !(wm + wk) || !(bm + bk)) continue;
+                    size_t size = binom(t, t->nslots[0], wm) * binom(t, r->nsq, wk) *
+                                  binom(t, t->nslots[1], bm) * binom(t, r->nsq, bk);
+                    if (2 * size >= UINT32_MAX) return -1;
+                    t->size[wm][wk][bm][bk] = size;
+                    t->offset[wm][wk][bm][bk] = off;
+                    off += 2 * size;
+                }
+    t->total = off;
+    return 0;
+}
+
+/* Colex rank of a set of squares (men: over their slots); UINT64_MAX if a square has none. */
+static uint64_t rank_set(const KdTables *t, kd_bb b, const int16_t *slot) {
+    uint64_t rank = 0;
+    int i = 0;
+    while (b) {
+        int sq = kd_lsb(b);
+        b &= b - 1;
+        int x = slot ? slot[sq] : sq;
+        if (x < 0) return UINT64_MAX;
+        rank += binom(t, x, ++i);
+    }
+    return rank;
+}
+
+static kd_bb unrank_set(const KdTables *t, uint64_t rank, int k, int n, const uint8_t *sq_of) {
+    kd_bb b = 0;
+    int x = n - 1;
+    for (int i = k; i >= 1; i--) {
+        while (binom(t, x, i) > rank) x--;
+        rank -= binom(t, x, i);
+        b |= kd_bit(sq_of ? sq_of[x] : x);
+        x--;
+    }
+    return b;
+}
+
+/* Index of p inside its signature's table (both halves), or UINT64_MAX. */
+static uint64_t index_of(const KdTables *t, const KdPos *p, int wk, int bm, int bk,
+                         size_t size) {
+    uint64_t a = rank_set(t, p->men[0], t->slot_of[0]);
+    uint64_t b = rank_set(t, p->kings[0], NULL);
+    uint64_t c = rank_set(t, p->men[1], t->slot_of[1]);
+    uint64_t d = rank_set(t, p->kings[1], NULL);
+    if (a == UINT64_MAX || c == UINT64_MAX) return UINT64_MAX;
+    uint64_t idx = ((a * binom(t, t->nsq, wk) + b) * binom(t, t->nslots[1], bm) + c) *
+                       binom(t, t->nsq, bk) + d;
+    return idx + (p->turn ? size : 0);
+}
+
+int kd_tables_probe(const KdTables *t, const KdPos *p) {
+    if (!t->data) return -1;
+    int wm = kd_popcount(p->men[0]), wk = kd_popcount(p->kings[0]);
+    int bm = kd_popcount(p->men[1]), bk = kd_popcount(p->kings[1]);
+    if (wm + wk + bm + bk > t->max_pieces || !(wm + wk) || !(bm + bk)) return -1;
+    size_t size = t->size[wm][wk][bm][bk];
+    uint64_t idx = index_of(t, p, wk, bm, bk, size);
+    if (!size || idx == UINT64_MAX) return -1;
+    return t->data[t->offset[wm][wk][bm][bk] + idx];
+}
+
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+} Vec;
+
+static int vec_push(Vec *a, uint32_t x) {
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 1024;
+        uint32_t *v = realloc(a->v, cap * sizeof *v);
+        if (!v) return -1;
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* The byte of a child outside the table being solved (already solved, or a side gone). */
+static int outside(const KdTables *t, const KdPos *child) {
+    int mover_gone = !(child->men[child->turn] | child->kings[child->turn]);
+    if (mover_gone) return 1; /* the side to move has no piece: lost, distance 0 */
+    int v = kd_tables_probe(t, child);
+    return v < 0 ? 0 : v;     /* not representable (cannot happen): counted as a draw */
+}
+
+static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
+                 KdMoveList *ml) {
+    size_t size = t->size[wm][wk][bm][bk];
+    uint32_t n2 = (uint32_t)(2 * size);
+    uint8_t *val = t->data + t->offset[wm][wk][bm][bk];
+    int total = wm + wk + bm + bk;
+    uint64_t nk0 = binom(t, t->nsq, wk), nm1 = binom(t, t->nslots[1], bm);
+    uint64_t nk1 = binom(t, t->nsq, bk);
+    uint32_t *first = malloc(((size_t)n2 + 1) * sizeof *first);
+    uint8_t *flags = calloc(n2, 1), *tent = malloc(n2), *extmax = calloc(n2, 1);
+    uint16_t *remaining = calloc(n2, sizeof *remaining);
+    Vec succ = {0}, bucket[NONE] = {{0}};
+    uint32_t *pfirst = NULL, *pred = NULL;
+    int rc = -1;
+    if (!first || !flags || !tent || !extmax || !remaining) goto out;
+    memset(tent, NONE, n2);
+    for (uint32_t i = 0; i < n2; i++) {
+        first[i] = (uint32_t)succ.n;
+        int turn = i >= size;
+        uint64_t idx = i - (turn ? size : 0);
+        KdPos p;
+        p.kings[1] = unrank_set(t, idx % nk1, bk, t->nsq, NULL);
+        idx /= nk1;
+        p.men[1] = unrank_set(t, idx % nm1, bm, t->nslots[1], t->slot_sq[1]);
+        idx /= nm1;
+        p.kings[0] = unrank_set(t, idx % nk0, wk, t->nsq, NULL);
+        p.men[0] = unrank_set(t, idx / nk0, wm, t->nslots[0], t->slot_sq[0]);
+        p.turn = turn;
+        if (kd_popcount(p.men[0] | p.kings[0] | p.men[1] | p.kings[1]) != total) continue;
+        flags[i] = F_VALID;
+        kd_legal_moves(r, &p, ml);
+        int extwin = NONE, draw = 0;
+        for (int k = 0; k < ml->n; k++) {
+            KdPos c;
+            kd_apply(&p, &ml->m[k], &c);
+            if (kd_popcount(c.men[0]) == wm && kd_popcount(c.kings[0]) == wk &&
+                kd_popcount(c.men[1]) == bm && kd_popcount(c.kings[1]) == bk) {
+                uint64_t j = index_of(t, &c, wk, bm, bk, size);
+                if (j == UINT64_MAX) {
+                    draw = 1;
+                    continue;
+                }
+                if (vec_push(&succ, (uint32_t)j)) goto out;
+                remaining[i]++;
+                continue;
+            }
+            int v = outside(t, &c);
+            if (!v) {
+                draw = 1;
+            } else if ((v - 1) % 2 == 0) { /* the child's side to move loses */
+                if (v < extwin) extwin = v;  /* we win in (v - 1) + 1 plies */
+            } else if (v > extmax[i]) {
+                extmax[i] = (uint8_t)v;      /* they win in (v - 1) + 1 plies at the most */
+            }
+        }
+        if (!ml->n) {
+            tent[i] = 0;
+            if (vec_push(&bucket[0], i)) goto out;
+        } else if (extwin != NONE) {
+            tent[i] = (uint8_t)extwin;
+            if (vec_push(&bucket[extwin], i)) goto out;
+        } else if (!draw) {
+            flags[i] |= F_CAN_LOSE;
+            if (!remaining[i]) {
+                tent[i] = extmax[i];
+                if (vec_push(&bucket[extmax[i]], i)) goto out;
+            }
+        }
+    }
+    first[n2] = (uint32_t)succ.n;
+    /* predecessors (the reverse of succ, as offsets into one array) */
+    pfirst = calloc((size_t)n2 + 1, sizeof *pfirst);
+    pred = malloc((succ.n ? succ.n : 1) * sizeof *pred);
+    if (!pfirst || !pred) goto out;
+    for (size_t e = 0; e < succ.n; e++) pfirst[succ.v[e] + 1]++;
+    for (uint32_t i = 0; i < n2; i++) pfirst[i + 1] += pfirst[i];
+    for (uint32_t i = 0; i < n2; i++)
+        for (uint32_t e = first[i]; e < first[i + 1]; e++) pred[pfirst[succ.v[e]]++] = i;
+    for (uint32_t i = n2; i > 0; i--) pfirst[i] = pfirst[i - 1];
+    pfirst[0] = 0;
+    free(succ.v);
+    succ.v = NULL;
+    /* distances in increasing order: a win is found first at its shortest distance, a
+       loss once its last child is known to win (the longest) */
+    for (int d = 0; d < NONE; d++) {
+        for (size_t k = 0; k < bucket[d].n; k++) {
+            uint32_t i = bucket[d].v[k];
+            if ((flags[i] & F_DONE) || tent[i] != d) continue;
+            flags[i] |= F_DONE;
+            val[i] = (uint8_t)(d + 1);
+            for (uint32_t e = pfirst[i]; e < pfirst[i + 1]; e++) {
+                uint32_t q = pred[e];
+                if (flags[q] & F_DONE) continue;
+                int nd;
+                if (d % 2 == 0) {
+                    nd = d + 1;
+                } else {
+                    if (--remaining[q] || !(flags[q] & F_CAN_LOSE)) continue;
+                    nd = d + 1 > extmax[q] ? d + 1 : extmax[q];
+                }
+                if (nd >= NONE) {
+                    rc = -2;
+                    goto out;
+                }
+                if (nd < tent[q]) {
+                    tent[q] = (uint8_t)nd;
+                    if (vec_push(&bucket[nd], q)) goto out;
+                }
+            }
+        }
+        free(bucket[d].v);
+        bucket[d].v = NULL;
+    }
+    rc = 0;
+out:
+    free(first);
+    free(flags);
+    free(tent);
+    free(extmax);
+    free(remaining);
+    free(succ.v);
+    free(pfirst);
+    free(pred);
+    for (int d = 0; d < NONE; d++) free(bucket[d].v);
+    return rc;
+}
+
+int kd_tables_build(KdTables *t, const KdRules *r, int max_pieces) {
+    if (kd_tables_layout(t, r, max_pieces)) return -1;
+    t->data = calloc(t->total ? t->total : 1, 1);
+    KdMoveList *ml = malloc(sizeof *ml);
+    if (!t->data || !ml) {
+        free(ml);
+        kd_tables_free(t);
+        return -1;
+    }
+    ml->paths = NULL;
+    /* children are captures (fewer pieces), promotions (fewer men) or in the same table */
+    int rc = 0;
+    for (int total = 2; total <= max_pieces && !rc; total++)
+        for (int men = 0; men <= total && !rc; men++)
+            for (int wm = 0; wm <= men && !rc; wm++)
+                for (int wk = 0; wk <= total - men && !rc; wk++) {
+                    int bm = men - wm, bk = total - men - wk;
+                    if (!(wm + wk) || !(bm + bk)) continue;
+                    rc = solve(t, r, wm, wk, bm, bk, ml);
+                }
+    free(ml);
+    if (rc) kd_tables_free(t);
+    return rc;
+}
+
+void kd_tables_free(KdTables *t) {
+    free(t->data);
+    t->data = NULL;
+}

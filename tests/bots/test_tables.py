@@ -1,0 +1,163 @@
+"""Endgame tables (bots/native/tables.c, bots.engine.tables): exact against the reference
+rules, literal endings with known results, the search's use of them and the cache."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from bots.engine import tables
+from bots.engine.native import NativeEngine, native_available
+from bots.engine.search import MATE
+from variants import Color, Position, Variant, get_variant
+
+pytestmark = pytest.mark.skipif(not native_available() or
+                                os.environ.get("KONDAVO_ENGINE", "").lower() == "python",
+                                reason="the tables are solved by the compiled core")
+
+_SOLVED: dict[tuple[str, int], bytes] = {}
+
+
+def engine_with_tables(key: str, pieces: int) -> NativeEngine:
+    engine = NativeEngine(get_variant(key), tt_mb=1)
+    if (key, pieces) not in _SOLVED:
+        _SOLVED[key, pieces] = engine.core.build_tables(pieces)
+    engine.set_tables(pieces, _SOLVED[key, pieces])
+    return engine
+
+
+def random_position(variant: Variant, rng: random.Random, pieces: int) -> Position:
+    """``pieces`` pieces, each side at least one, no man on its own promotion row."""
+    size = variant.geometry.size
+    while True:
+        squares = rng.sample(range(size), pieces)
+        colours = [Color.WHITE, Color.BLACK] + [rng.choice(list(Color))
+                                                for _ in range(pieces - 2)]
+        groups = {(c, k): 0 for c in Color for k in (False, True)}
+        ok = True
+        for sq, colour in zip(squares, colours, strict=True):
+            king = rng.random() < 0.5
+            if not king and variant.promotion_squares(colour) >> sq & 1:
+                ok = False
+            groups[colour, king] |= 1 << sq
+        if ok:
+            return Position(groups[Color.WHITE, False], groups[Color.WHITE, True],
+                            groups[Color.BLACK, False], groups[Color.BLACK, True],
+                            rng.choice(list(Color)))
+
+
+def child_byte(engine: NativeEngine, child: Position) -> int:
+    if not child.pieces(child.turn):
+        return 1  # the side to move has no piece left: lost, distance 0
+    return engine.probe(child)
+
+
+@pytest.mark.parametrize("key", ["brazilian", "english", "spanish", "international"])
+def test_every_table_byte_follows_from_the_reference_moves(key: str) -> None:
+    """Retrograde consistency with ``variants``' own moves: a win in d plies has a reply
+    lost in d - 1 and none shorter, a loss in d has only replies that win, the longest in
+    d - 1, a draw has no losing reply and a drawn one. Over every position this is exactly
+    "the tables are right"; here over random ones of every size."""
+    engine = engine_with_tables(key, 3)
+    variant = engine.variant
+    rng = random.Random(key)
+    seen = {"win": 0, "loss": 0, "draw": 0}
+    for i in range(1500):
+        position = random_position(variant, rng, 2 + i % 2)
+        byte = engine.probe(position)
+        assert byte >= 0, variant.format_fen(position)
+        replies = [child_byte(engine, variant.apply(position, m))
+                   for m in variant.legal_moves(position)]
+        assert all(b >= 0 for b in replies)
+        losses = [b - 1 for b in replies if b and (b - 1) % 2 == 0]
+        wins = [b - 1 for b in replies if b and (b - 1) % 2 == 1]
+        fen = variant.format_fen(position)
+        if not replies:
+            assert byte == 1, fen
+            seen["loss"] += 1
+        elif byte == 0:
+            assert not losses and len(wins) < len(replies), fen
+            seen["draw"] += 1
+        elif (byte - 1) % 2 == 1:
+            assert min(losses) == byte - 2, fen
+            seen["win"] += 1
+        else:
+            assert not losses and len(wins) == len(replies) and max(wins) == byte - 2, fen
+            seen["loss"] += 1
+    assert min(seen.values()) > 50, seen
+
+
+def fen_byte(engine: NativeEngine, fen: str) -> int:
+    return engine.probe(engine.variant.parse_fen(fen))
+
+
+def test_known_brazilian_endings() -> None:
+    engine = engine_with_tables("brazilian", 4)
+    # King against king, two kings against one: draws with flying kings on 8x8.
+    assert fen_byte(engine, "W:WKc1:BKh8") == 0
+    assert fen_byte(engine, "W:WKc1,Ke1:BKb8") == 0
+    # Three kings against a king holding the main road (a1-h8): a draw...
+    assert fen_byte(engine, "W:WKc1,Ke1,Kg1:BKa1") == 0
+    assert fen_byte(engine, "B:WKc1,Ke1,Kg1:BKa1") == 0
+    # ...and a win in 21 plies when the strong side holds it instead (the lone king, to
+    # move, lasts 22).
+    assert fen_byte(engine, "W:WKa1,Kc1,Ke1:BKh2") == 1 + 21
+    assert fen_byte(engine, "B:WKa1,Kc1,Ke1:BKh2") == 1 + 22
+    # A king and two men against a king in the h8 corner: won, but 55 plies away.
+    assert fen_byte(engine, "W:WKc1,b2,d2:BKh8") == 1 + 55
+    # Not in the tables: five pieces.
+    assert fen_byte(engine, "W:WKa1,Kc1,Ke1,g1:BKh2") == -1
+
+
+def test_known_english_endings() -> None:
+    engine = engine_with_tables("english", 4)
+    # Two kings beat one in English checkers (short kings), from anywhere quiet.
+    byte = fen_byte(engine, "W:WK1,K2:BK32")
+    assert byte > 0 and (byte - 1) % 2 == 1
+    # One king each: a draw.
+    assert fen_byte(engine, "W:WK1:BK32") == 0
+
+
+def test_level_8_search_plays_the_tables() -> None:
+    engine = engine_with_tables("brazilian", 4)
+    variant = engine.variant
+    won = variant.parse_fen("W:WKa1,Kc1,Ke1:BKh2")
+    distance = engine.probe(won) - 1
+    result = engine.search(won, time_limit=0.5)
+    assert result.score == MATE - distance
+    child = variant.apply(won, result.move)
+    assert engine.probe(child) - 1 == distance - 1
+    drawn = variant.parse_fen("W:WKc1,Ke1,Kg1:BKa1")
+    result = engine.search(drawn, time_limit=0.3)
+    assert abs(result.score) < 100
+    # Node-bounded searches (levels 1-7) do not read the tables.
+    bounded = engine.search(won, node_limit=2000)
+    assert bounded.score != MATE - distance
+
+
+def test_tables_are_cached_and_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(tables.MB_ENV, "1")  # three pieces on 8x8 (0.4 MB), not four
+    variant = get_variant("english")
+    first = NativeEngine(variant, tt_mb=1)
+    thread = tables.attach(first, "auto")
+    assert thread is not None
+    thread.join(60)
+    assert first.table_pieces == 3
+    files = list(tmp_path.glob("english-3p-*.kdtb"))
+    assert len(files) == 1
+    second = NativeEngine(variant, tt_mb=1)
+    assert tables.attach(second, "auto") is None  # read from the file, nothing to solve
+    position = variant.parse_fen("W:WK1,K2:BK32")
+    assert second.probe(position) == first.probe(position) > 0
+    # A damaged file is solved again rather than believed.
+    files[0].write_bytes(b"KDTB" + b"\0" * 100)
+    third = NativeEngine(variant, tt_mb=1)
+    assert tables.attach(third, "wait") is None
+    assert third.probe(position) == first.probe(position)
+    # Turkish has outcome rules of its own in Python: no tables.
+    assert not tables.tables_supported(get_variant("turkish"))
+    assert tables.attach(NativeEngine(get_variant("turkish"), tt_mb=1), "wait") is None
