@@ -20,6 +20,12 @@ from typing import Any
 import pytest
 from daphne_process import running_daphne
 
+# The engine's endgame tables are solved in a background thread the first time a process
+# creates a ruleset's engine (bots.engine.tables): in the test processes, where plugin
+# tests create many rulesets, that would be seconds of CPU behind timed tests. They are
+# off here unless a test turns them on (tests/bots/test_tables.py).
+os.environ.setdefault("KONDAVO_ENGINE_TABLES", "off")
+
 REPO_DIR = Path(__file__).resolve().parent.parent
 ARTIFACTS_DIR = REPO_DIR / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"

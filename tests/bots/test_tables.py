@@ -161,3 +161,22 @@ def test_tables_are_cached_and_loaded(tmp_path: Path, monkeypatch: pytest.Monkey
     # Turkish has outcome rules of its own in Python: no tables.
     assert not tables.tables_supported(get_variant("turkish"))
     assert tables.attach(NativeEngine(get_variant("turkish"), tt_mb=1), "wait") is None
+
+
+def test_the_process_engine_gets_its_tables(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``native_engine`` (the bots' and the analysis board's engine) attaches the tables
+    on creation; with ``wait`` they are there before its first search."""
+    from bots.engine.native import native_engine
+
+    monkeypatch.setenv(tables.MODE_ENV, "wait")
+    monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(tables.MB_ENV, "1")
+    variant = type(get_variant("brazilian"))()  # a new ruleset object: a new engine
+    engine = native_engine(variant)
+    assert engine.table_pieces == 3
+    assert engine.probe(variant.parse_fen("W:WKc1,Ke1:BKb8")) == 0
+    assert len(list(tmp_path.glob("brazilian-3p-*.kdtb"))) == 1
+    monkeypatch.setenv(tables.MODE_ENV, "off")
+    assert native_engine(type(variant)()).table_pieces == 0
+
