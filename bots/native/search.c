@@ -46,6 +46,7 @@ struct KdEngine {
     uint8_t *special; /* see kd_engine_set_special */
     KdTables tables;  /* endgame tables (tables.data NULL: none) */
     int use_tables, tb_pieces;
+    int contempt;     /* per search: what a draw costs the side to move at the root */
     uint8_t gen;
     /* per search */
     int64_t nodes, node_limit;
@@ -112,6 +113,12 @@ int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len) {
     return 0;
 }
 
+/* A draw seen from the side to move at `ply`: -contempt for the root's side (even plies),
+   +contempt for its opponent. */
+static inline int draw_score(const KdEngine *e, int ply) {
+    return (ply & 1) ? e->contempt : -e->contempt;
+}
+
 static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
     kd_bb w = p->men[0] | p->kings[0], b = p->men[1] | p->kings[1];
     if (!w || !b || (w & (w - 1)) || (b & (b - 1))) return 0;
@@ -121,7 +128,7 @@ static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score)
                   (p->kings[1] ? 1 : 0)) * n + (size_t)bs;
     int v = e->special[idx];
     if (!v) return 0;
-    if (v == 3) *score = 0;
+    if (v == 3) *score = draw_score(e, ply);
     else *score = (v - 1) == p->turn ? KD_MATE - ply : -(KD_MATE - ply);
     return 1;
 }
@@ -153,7 +160,7 @@ static int table_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
     int v = kd_tables_probe(&e->tables, p);
     if (v < 0) return 0;
     if (v == 0) {
-        *score = kd_evaluate(p, &e->ev) / 16;
+        *score = kd_evaluate(p, &e->ev) / 16 + draw_score(e, ply);
         return 1;
     }
     int d = v - 1;
@@ -234,11 +241,11 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     if (e->stop) return 0;
     e->stack[e->n_hist + ply] = h;
     if (quiet) {
-        if (quiet >= e->r.draw_plies) return 0;
+        if (quiet >= e->r.draw_plies) return draw_score(e, ply);
         if (quiet >= 4) {
             int top = e->n_hist + ply;
             for (int k = 4; k <= quiet && top - k >= 0; k += 2)
-                if (e->stack[top - k] == h) return 0;
+                if (e->stack[top - k] == h) return draw_score(e, ply);
         }
     }
     if (e->special) {
@@ -453,6 +460,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     memset(e->killers, 0, sizeof(e->killers));
     e->fresh = params->fresh;
     e->use_tables = params->use_tables && e->tables.data != NULL;
+    e->contempt = params->contempt;
     if (e->fresh) {
         memset(e->history, 0, sizeof(e->history));
     } else {
