@@ -302,11 +302,14 @@ def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: i
     ``balanced``: only openings :func:`material_balance_check` accepts."""
     variant = get_variant(ruleset)
     rng = random.Random(f"{seed}:{ruleset}:{name_a}:{name_b}")
+    # Openings from their own generator: the same seed gives the same openings whatever
+    # the players draw from ``rng``, so two builds can be compared game by game.
+    openings = random.Random(f"{seed}:{ruleset}:openings")
     result = MatchResult(ruleset, name_a, name_b)
     check = material_balance_check(variant) if balanced else None
     started = time.perf_counter()
     for _ in range(pairs):
-        opening = random_opening(variant, rng, check)
+        opening = random_opening(variant, openings, check)
         for a_is_white in (True, False):
             white, black = (a, b) if a_is_white else (b, a)
             record = play_game(variant, opening, white, black, rng, max_plies)
