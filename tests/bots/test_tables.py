@@ -180,3 +180,20 @@ def test_the_process_engine_gets_its_tables(tmp_path: Path,
     monkeypatch.setenv(tables.MODE_ENV, "off")
     assert native_engine(type(variant)()).table_pieces == 0
 
+
+
+def test_the_analysis_board_reports_a_table_win(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis service runs on the process engine: a won four-piece ending shows its
+    exact distance (plies, from White's side: negative when Black wins)."""
+    from bots.analysis import analyse
+
+    monkeypatch.setenv(tables.MODE_ENV, "wait")
+    monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    variant = type(get_variant("brazilian"))()
+    assert analyse(variant, variant.parse_fen("W:WKa1,Kc1,Ke1:BKh2"),
+                   time_limit=0.3).mate_in == 21
+    assert analyse(variant, variant.parse_fen("B:WKa1,Kc1,Ke1:BKh2"),
+                   time_limit=0.3).mate_in == 22
+    drawn = analyse(variant, variant.parse_fen("W:WKc1,Ke1,Kg1:BKa1"), time_limit=0.3)
+    assert drawn.mate_in is None and abs(drawn.score) < 100
