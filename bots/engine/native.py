@@ -10,7 +10,8 @@ the core can play a ruleset exactly like the reference engine in ``variants``: i
 library's base classes, or when it declares a rule value the core does not implement.
 
 :func:`native_engine` returns the per-process engine of a ruleset (its transposition table
-survives between the searches of a game); :meth:`NativeEngine.search` returns the same
+survives between the searches of a game; it gets the ruleset's endgame tables,
+:mod:`bots.engine.tables`); :meth:`NativeEngine.search` returns the same
 :class:`~bots.engine.search.SearchResult` as the pure-Python search, with moves taken from
 ``variant.legal_moves`` so they are the reference's own objects.
 
@@ -369,13 +370,16 @@ def native_engine(variant: Variant) -> NativeEngine:
     """The process's engine for ``variant`` (created on first use, then reused)."""
     engine = _ENGINES.get(variant)
     if engine is None:
+        created = False
         with _ENGINES_LOCK:
             engine = _ENGINES.get(variant)
             if engine is None:
                 engine = _ENGINES[variant] = NativeEngine(variant)
-                from bots.engine import tables
+                created = True
+        if created:  # outside the lock: reading or solving them takes a while
+            from bots.engine import tables
 
-                tables.attach(engine)
+            tables.attach(engine)
     return engine
 
 
