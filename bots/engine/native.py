@@ -265,14 +265,17 @@ class NativeEngine:
         self._params = list(params) if params is not None else eval_params(variant)
         self._module = _kdcore
         self._special = special_table(variant)
+        self.table_pieces = 0
+        self._tables = b""
         self.core = self._new_core(tt_mb)
         self._lock = threading.Lock()
-        self.table_pieces = 0
 
     def _new_core(self, tt_mb: int) -> Any:
         core = self._module.Core(self._spec, self._params, tt_mb)
         if self._special:
             core.set_special(self._special)
+        if self.table_pieces:  # a temporary core (a second thread) shares the tables
+            core.set_tables(self.table_pieces, self._tables)
         return core
 
     # --- move generation ------------------------------------------------------------------
@@ -298,7 +301,8 @@ class NativeEngine:
         """Endgame tables solved for ``pieces`` (``b""`` removes them); waits for a running
         search to end."""
         with self._lock:
-            self.core.set_tables(pieces, data)
+            self.core.set_tables(pieces, data)  # read in place: kept alive in self._tables
+            self._tables = data
             self.table_pieces = pieces if data else 0
 
     def probe(self, position: Position) -> int:

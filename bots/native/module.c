@@ -18,6 +18,7 @@ typedef struct {
     KdEval eval;
     KdEngine *engine;
     KdMoveList *scratch;
+    PyObject *tables; /* the bytes the engine's endgame tables point into, or NULL */
 } CoreObject;
 
 static int bb_from(PyObject *o, kd_bb *out) {
@@ -223,6 +224,7 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
 
 static void Core_dealloc(CoreObject *self) {
     kd_engine_free(self->engine);
+    Py_XDECREF(self->tables);
     PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -452,14 +454,20 @@ static PyObject *Core_build_tables(CoreObject *self, PyObject *args) {
 
 static PyObject *Core_set_tables(CoreObject *self, PyObject *args) {
     int pieces;
-    Py_buffer view;
-    if (!PyArg_ParseTuple(args, "iy*", &pieces, &view)) return NULL;
-    int rc = kd_engine_set_tables(self->engine, pieces, view.buf, (size_t)view.len);
-    PyBuffer_Release(&view);
+    PyObject *data;
+    if (!PyArg_ParseTuple(args, "iO!", &pieces, &PyBytes_Type, &data)) return NULL;
+    /* the engine reads the bytes in place: keep them alive as long as it may */
+    int rc = kd_engine_set_tables(self->engine, pieces, (const uint8_t *)PyBytes_AS_STRING(data),
+                                  (size_t)PyBytes_GET_SIZE(data));
     if (rc) {
+        kd_engine_set_tables(self->engine, 0, NULL, 0);
+        Py_CLEAR(self->tables);
         PyErr_SetString(PyExc_ValueError, "endgame tables of the wrong size");
         return NULL;
     }
+    Py_INCREF(data);
+    Py_XSETREF(self->tables, PyBytes_GET_SIZE(data) ? data : NULL);
+    if (!PyBytes_GET_SIZE(data)) Py_DECREF(data);
     Py_RETURN_NONE;
 }
 
@@ -478,7 +486,8 @@ static PyMethodDef Core_methods[] = {
     {"build_tables", (PyCFunction)Core_build_tables, METH_VARARGS,
      "build_tables(max_pieces) -> bytes: solves the endgame tables (GIL released)"},
     {"set_tables", (PyCFunction)Core_set_tables, METH_VARARGS,
-     "set_tables(max_pieces, data): the engine's endgame tables (b'' removes them)"},
+     "set_tables(max_pieces, data: bytes): the engine's endgame tables, read in place "
+     "(b'' removes them)"},
     {"probe", (PyCFunction)Core_probe, METH_VARARGS,
      "probe(wm, wk, bm, bk, turn) -> table byte (tables.h), -1: not in the tables"},
     {"set_special", (PyCFunction)Core_set_special, METH_O,

@@ -134,14 +134,12 @@ static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score)
 }
 
 int kd_engine_set_tables(KdEngine *e, int max_pieces, const uint8_t *data, size_t len) {
-    kd_tables_free(&e->tables);
+    e->tables.data = NULL; /* borrowed: never freed here */
     e->tb_pieces = 0;
     if (!data || !len) return 0;
     KdTables t;
     if (kd_tables_layout(&t, &e->r, max_pieces) || t.total != len) return -1;
-    t.data = malloc(len);
-    if (!t.data) return -1;
-    memcpy(t.data, data, len);
+    t.data = (uint8_t *)data;
     e->tables = t;
     e->tb_pieces = max_pieces;
     return 0;
@@ -170,7 +168,6 @@ static int table_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
 
 void kd_engine_free(KdEngine *e) {
     if (!e) return;
-    kd_tables_free(&e->tables);
     free(e->special);
     free(e->tt);
     free(e);

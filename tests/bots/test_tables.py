@@ -133,6 +133,10 @@ def test_level_8_search_plays_the_tables() -> None:
     drawn = variant.parse_fen("W:WKc1,Ke1,Kg1:BKa1")
     result = engine.search(drawn, time_limit=0.3)
     assert abs(result.score) < 100
+    # A search that finds the engine busy (another thread) runs on a temporary core: it
+    # reads the same tables.
+    with engine._lock:
+        assert engine.search(won, time_limit=0.3).score == MATE - distance
     # Node-bounded searches (levels 1-7) do not read the tables.
     bounded = engine.search(won, node_limit=2000)
     assert bounded.score != MATE - distance
