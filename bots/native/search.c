@@ -412,6 +412,30 @@ static int find_move(const KdMoveList *ml, uint8_t from, uint8_t to, uint32_t ca
     return -1;
 }
 
+/* The best move of a position the tables decide (the shortest win, the longest loss): the
+   principal variation goes on past the transposition table to the end of the game. */
+static int table_move(const KdEngine *e, const KdPos *p, KdMoveList *ml, KdMove *best) {
+    if (!e->use_tables) return 0;
+    int v = kd_tables_probe(&e->tables, p);
+    if (v <= 0) return 0;
+    int win = (v - 1) % 2 == 1, found = 0, best_d = 0;
+    kd_legal_moves(&e->r, p, ml);
+    for (int i = 0; i < ml->n; i++) {
+        KdPos c;
+        kd_apply(p, &ml->m[i], &c);
+        int cv = (c.men[c.turn] | c.kings[c.turn]) ? kd_tables_probe(&e->tables, &c) : 1;
+        if (cv <= 0) continue;
+        int d = cv - 1, child_loses = d % 2 == 0;
+        if (win ? (child_loses && (!found || d < best_d))
+                : (!child_loses && (!found || d > best_d))) {
+            found = 1;
+            best_d = d;
+            *best = ml->m[i];
+        }
+    }
+    return found;
+}
+
 static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSearchResult *out) {
     KdPos pos = *root;
     uint64_t h = kd_hash(e, root);
@@ -434,9 +458,10 @@ static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSe
         h = child_hash(e, &pos, h, &m);
         pos = child;
         TTEntry *te = &e->tt[h & e->tt_mask];
-        if (te->key != h || !te->has_move) return;
-        m.from = te->from;
-        m.to = te->to;
+        if (te->key != h || !te->has_move) {
+            if (!table_move(e, &pos, ml, &m)) return;
+            continue;
+        }
         kd_legal_moves(&e->r, &pos, ml);
         idx = find_move(ml, te->from, te->to, te->capfold);
         if (idx < 0) return;

@@ -130,6 +130,15 @@ def test_level_8_search_plays_the_tables() -> None:
     assert result.score == MATE - distance
     child = variant.apply(won, result.move)
     assert engine.probe(child) - 1 == distance - 1
+    # The line goes on through the tables to the end: each move keeps the win, by the
+    # shortest route for White and the longest for Black.
+    assert len(result.pv) == distance
+    position = won
+    for ply, move in enumerate(result.pv):
+        position = variant.apply(position, move)
+        if ply < distance - 1:
+            assert engine.probe(position) - 1 == distance - 1 - ply
+    assert not variant.legal_moves(position) or not position.pieces(position.turn)
     drawn = variant.parse_fen("W:WKc1,Ke1,Kg1:BKa1")
     result = engine.search(drawn, time_limit=0.3)
     assert abs(result.score) < 100
