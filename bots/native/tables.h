@@ -20,7 +20,6 @@
 #include "kd_core.h"
 
 #define KD_TB_MAX_PIECES 4
-#define KD_TB_FORMAT 1
 
 typedef struct KdTables {
     int max_pieces, nsq;
