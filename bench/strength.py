@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bots.engine import EngineConfig, Searcher, choose_move, search_level, uses_native
+from bots.engine import EngineConfig, Searcher, choose_move, search_level, tables, uses_native
 from bots.engine.evaluation import evaluator_legacy
 from bots.engine.levels import LEVELS, MAX_LEVEL
 from bots.engine.ratings import RATINGS_FILE
@@ -145,6 +145,9 @@ def baseline_player(time_per_move: float, meter: Meter | None = None) -> Player:
     """"Today's level 8" as of commit e377148: the pure-Python search with the hand-set
     evaluation, thinking ``time_per_move`` seconds (kept as the lab's fixed yardstick)."""
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        moves = record.legal_moves()
+        if len(moves) == 1:  # as then: a forced move at once
+            return moves[0]
         searcher = Searcher(variant, history=record.positions[:-1],
                             quiet_plies=record.quiet_plies,
                             deadline=time.perf_counter() + time_per_move,
@@ -263,14 +266,7 @@ def material_balance_check(variant: Variant) -> OpeningCheck:
     engine = NativeEngine(variant, tt_mb=4, params=params)
 
     def balanced(record: GameRecord) -> bool:
-        # A root with one legal move is answered without a search: play forced moves out.
-        position = record.position
-        for _ in range(BALANCE_DEPTH):
-            moves = variant.legal_moves(position)
-            if len(moves) != 1:
-                break
-            position = variant.apply(position, moves[0])
-        found = engine.search(position, max_depth=BALANCE_DEPTH, reuse_table=False)
+        found = engine.search(record, max_depth=BALANCE_DEPTH, reuse_table=False)
         return abs(found.score) <= BALANCE_MARGIN
     return balanced
 
@@ -403,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Level 8's endgame tables are solved (or read) before the first game, not in the
     # background while a match is running (bots.engine.tables).
-    os.environ.setdefault("KONDAVO_ENGINE_TABLES", "wait")
+    os.environ.setdefault(tables.MODE_ENV, "wait")
     if args.issue10:
         return issue10(args, argv)
     if args.eval_ab is not None:

@@ -25,7 +25,6 @@ from variants.types import Color, Move, Position
 # Hard bounds so a client cannot ask for an unbounded search.
 MAX_DEPTH = 30
 MAX_TIME = 5.0
-MAX_FORCED = 16  # forced moves played out before searching
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,31 +56,12 @@ def analyse(variant: Variant, target: GameRecord | Position, *, depth: int | Non
             time_limit: float | None = None, engine: str = "auto") -> Analysis:
     """Search ``target`` (a game record gives repetition history) to ``depth`` plies or for
     ``time_limit`` seconds (both capped); with neither, a 1 s search. Runs on the compiled
-    core when the ruleset allows it (``engine``: see :func:`bots.engine.uses_native`).
-    A forced move (the only legal one) is played and the position after it analysed."""
-    return _analyse(variant, target, depth, time_limit, engine, 0)
-
-
-def _analyse(variant: Variant, target: GameRecord | Position, depth: int | None,
-             time_limit: float | None, engine: str, forced: int) -> Analysis:
+    core when the ruleset allows it (``engine``: see :func:`bots.engine.uses_native`)."""
     if depth is None and time_limit is None:
         time_limit = 1.0
     max_depth = min(max(1, depth), MAX_DEPTH) if depth is not None else MAX_DEPTH
     limit = min(max(0.01, time_limit), MAX_TIME) if time_limit is not None else MAX_TIME
     position = target.position if isinstance(target, GameRecord) else target
-    legal = variant.legal_moves(position)
-    if len(legal) == 1 and forced < MAX_FORCED:
-        # The engine plays a forced move without searching (a bot needs no more): analyse
-        # the position after it, so a forced capture shows the real evaluation.
-        record = target.copy() if isinstance(target, GameRecord) else \
-            GameRecord.new(variant, target)
-        record.push(legal[0], legal)
-        if record.outcome() is None:
-            after = _analyse(variant, record, depth, time_limit, engine, forced + 1)
-            mate_in = None if after.mate_in is None else \
-                after.mate_in + (1 if after.mate_in > 0 else -1)
-            return Analysis(score=after.score, mate_in=mate_in, depth=after.depth + 1,
-                            nodes=after.nodes, pv=(legal[0], *after.pv), best=legal[0])
     result = search(variant, target, max_depth=max_depth, time_limit=limit, engine=engine)
     sign = 1 if position.turn == Color.WHITE else -1
     mate_in = None

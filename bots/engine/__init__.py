@@ -92,8 +92,14 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
                  config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto",
                  clock: Clock | None = None) -> SearchResult:
     """Search with a level's budget. ``time_limit`` overrides the level's share of time;
-    ``clock`` (the bot's clock in a timed game) shortens it (:mod:`bots.engine.timing`)."""
+    ``clock`` (the bot's clock in a timed game) shortens it (:mod:`bots.engine.timing`).
+    A forced move (the only legal one) is returned at once, without a search."""
     spec = get_level(level)
+    position = (record_or_position.position if isinstance(record_or_position, GameRecord)
+                else record_or_position)
+    legal = variant.legal_moves(position)
+    if len(legal) == 1:  # a forced move: a bot plays it at once (no score, no search)
+        return SearchResult(legal[0], 0, 0, 0, 0.0, (legal[0],))
     if time_limit is None:
         limit = move_time(spec.time_limit(config, timed=clock is not None), clock)
     else:
@@ -103,10 +109,7 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
                     node_limit=spec.nodes(config), seed=rng.getrandbits(32),
                     noise=spec.noise, engine=engine, contempt=spec.contempt)
     if spec.random_move and result.move is not None and rng.random() < spec.random_move:
-        position = (record_or_position.position if isinstance(record_or_position, GameRecord)
-                    else record_or_position)
-        moves = variant.legal_moves(position)
-        return SearchResult(rng.choice(moves), result.score, result.depth, result.nodes,
+        return SearchResult(rng.choice(legal), result.score, result.depth, result.nodes,
                             result.elapsed, (), result.stopped)
     return result
 

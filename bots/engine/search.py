@@ -148,8 +148,6 @@ class Searcher:
         stopped = False
         root_scores: dict[_Key, int] = {}
         max_depth = max(1, min(max_depth, MAX_PLY // 2))
-        if len(moves) == 1 and max_depth > 1:
-            max_depth = 1  # nothing to choose: a shallow look for the score is enough
         for depth in range(1, max_depth + 1):
             try:
                 scores = self._root(root, moves, depth, noise)

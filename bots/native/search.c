@@ -532,7 +532,6 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     int max_depth = params->max_depth;
     if (max_depth < 1) max_depth = 1;
     if (max_depth > KD_MAX_PLY / 2) max_depth = KD_MAX_PLY / 2;
-    if (n == 1 && max_depth > 1) max_depth = 1;
     uint64_t rh = kd_hash(e, root);
     KdMove best_move = rl->m[0];
     int best_score = 0, completed = 0, stopped = 0, prev = 0;

@@ -31,10 +31,10 @@ def test_forced_win_reports_mate_from_whites_side() -> None:
     assert a.mate_in is not None and a.mate_in > 0
 
 
-def test_a_forced_move_is_played_out_before_the_search() -> None:
+def test_a_forced_move_is_searched_to_full_depth() -> None:
     """Brazilian 1. a3-b4 f6-g5 2. e3-f4: Black's g5xe3 is the only move, and after it
     White loses a man whichever way it takes back (2... b6-c5). The analysis must say so,
-    not give the one-ply score of the forced capture."""
+    not give the one-ply score of the forced capture (only a bot plays it unsearched)."""
     v = get_variant("brazilian")
     record = GameRecord.new(v)
     for move in ("a3-b4", "f6-g5", "e3-f4"):
@@ -42,7 +42,7 @@ def test_a_forced_move_is_played_out_before_the_search() -> None:
     a = analyse(v, record, depth=8)
     assert record.ply == 3  # the caller's record is left as it was
     assert a.pv[0] == a.best == v.legal_moves(record.position)[0]
-    assert a.depth == 9 and a.score <= -80  # White's view: a man down
+    assert a.depth == 8 and a.score <= -80  # White's view: a man down
     # The forced move counts in the distance to a forced win: English, White's man on 28
     # has one move (28-24) and Black's two kings then win in one ply.
     e = get_variant("english")
