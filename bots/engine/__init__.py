@@ -61,15 +61,13 @@ def uses_native(variant: Variant, engine: str = "auto") -> bool:
 def search(variant: Variant, record_or_position: GameRecord | Position, *,
            max_depth: int = MAX_PLY, time_limit: float | None = None,
            node_limit: int | None = None, seed: int | None = None, noise: int = 0,
-           engine: str = "auto", contempt: int = 0) -> SearchResult:
+           engine: str = "auto") -> SearchResult:
     """Search ``record_or_position`` (a game record gives repetition and draw-counter history)
     on the compiled core or the pure-Python engine (see :func:`uses_native`). A ruleset's
     own outcome hooks are honoured at the root (:mod:`bots.engine.guard`).
 
     ``time_limit`` (seconds, wall clock) and ``node_limit`` stop the search; the first
     iteration (depth 1) always completes so a sensible move is always returned.
-    ``contempt``: centi-men a draw costs the side to move (compiled core only; the
-    pure-Python search scores draws 0).
     """
     native = uses_native(variant, engine)
 
@@ -78,7 +76,7 @@ def search(variant: Variant, record_or_position: GameRecord | Position, *,
         if native:
             return native_engine(variant).search(target, max_depth=max_depth,
                                                  time_limit=seconds, node_limit=nodes,
-                                                 seed=seed, noise=noise, contempt=contempt)
+                                                 seed=seed, noise=noise)
         return python_search(variant, target, max_depth=max_depth, time_limit=seconds,
                              node_limit=nodes, seed=seed, noise=noise)
 
@@ -107,7 +105,7 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
     rng = random.Random(seed)
     result = search(variant, record_or_position, max_depth=spec.max_depth, time_limit=limit,
                     node_limit=spec.nodes(config), seed=rng.getrandbits(32),
-                    noise=spec.noise, engine=engine, contempt=spec.contempt)
+                    noise=spec.noise, engine=engine)
     if spec.random_move and result.move is not None and rng.random() < spec.random_move:
         return SearchResult(rng.choice(legal), result.score, result.depth, result.nodes,
                             result.elapsed, (), result.stopped)

@@ -508,6 +508,7 @@ NATIVE_MAX_BANDS: Final = 16
 _H_START_PIECES, _H_FLYING, _H_DIAGONAL, _H_ROWS, _H_COLS, _H_NBANDS = 13, 14, 15, 16, 17, 18
 _H_KING_UNITS, _H_DRAW_SCALE, _H_DRIVE, _H_UNIT, _H_MOVE_DIRS, _H_BACK_DIRS = (
     19, 20, 21, 22, 23, 25)
+_H_MAIN_ROAD = 27
 # Square flags (per colour): must match KD_SQ_* in bots/native/eval.h.
 SQ_BACK_RANK, SQ_OPP_HALF, SQ_LEFT, SQ_RIGHT, SQ_NEAR, SQ_CENTRE, SQ_MAIN_LINE = (
     1, 2, 4, 8, 16, 32, 64)
@@ -572,6 +573,7 @@ def native_params(variant: Variant, weights: Sequence[int] | None = None) -> lis
     header[_H_NBANDS] = s.nbands
     header[_H_KING_UNITS], header[_H_DRAW_SCALE] = KING_UNITS, DRAW_SCALE
     header[_H_DRIVE], header[_H_UNIT] = DRIVE, WEIGHT_UNIT
+    header[_H_MAIN_ROAD] = MAIN_ROAD_DRIVES * DRIVE
     for c in (0, 1):
         header[_H_MOVE_DIRS + c] = sum(1 << d for d in s.move_dirs[c])
         header[_H_BACK_DIRS + c] = sum(1 << d for d in s.back_dirs[c])

@@ -63,7 +63,6 @@ class Level:
     time_share: float  # fraction of EngineConfig.move_time; 0: node-bounded (max_time cap)
     noise: int  # +- centi-men added to each root move's score
     random_move: float  # probability of a uniformly random legal move
-    contempt: int = 0  # centi-men a draw costs the bot in its search (compiled core)
 
     def time_limit(self, config: EngineConfig, *, timed: bool = False) -> float:
         """Seconds of the level's search: its share of ``move_time`` (``max_move_time``

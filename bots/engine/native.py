@@ -314,16 +314,14 @@ class NativeEngine:
     def search(self, target: GameRecord | Position, *, max_depth: int = 64,
                time_limit: float | None = None, node_limit: int | None = None,
                seed: int | None = None, noise: int = 0,
-               reuse_table: bool | None = None, tables: bool | None = None,
-               contempt: int = 0) -> SearchResult:
+               reuse_table: bool | None = None, tables: bool | None = None) -> SearchResult:
         """Search like :func:`bots.engine.search.search`.
 
         ``reuse_table``: let what earlier searches left in the transposition table guide
         this one (default: only for searches without a node limit; a node-bounded search
         then gives the same move for the same seed whatever ran before, as the levels
         promise). ``tables``: score positions in the endgame tables exactly, when the
-        engine has them (default: likewise only without a node limit). ``contempt``:
-        centi-men a draw costs the side to move (and gains the other side) in the tree.
+        engine has them (default: likewise only without a node limit).
         """
         started = time.perf_counter()
         variant = self.variant
@@ -336,7 +334,7 @@ class NativeEngine:
         fresh = node_limit is not None if reuse_table is None else not reuse_table
         use_tables = node_limit is None if tables is None else tables
         args = (*_args(root), max_depth, time_limit or 0.0, node_limit or 0, max(0, noise),
-                seed_value, quiet, history, fresh, use_tables, contempt)
+                seed_value, quiet, history, fresh, use_tables)
         if self._lock.acquire(blocking=False):
             try:
                 raw = self.core.search(*args)

@@ -169,11 +169,9 @@ static long long side_tables(const KdPos *p, const KdEval *e, const KdCells cell
 
 /* A strong king on the main road in a winnable ending against a lone king (flying kings on
  * a diagonal board): features.py FittedEvaluator.main_road. */
-#define KD_MAIN_ROAD_DRIVES 8
-
 static int main_road(const KdEval *e, kd_bb strong_kings) {
     if (e->w[KD_H_FLYING] && e->w[KD_H_DIAGONAL] && (strong_kings & e->main_line))
-        return KD_MAIN_ROAD_DRIVES * e->w[KD_H_DRIVE];
+        return e->w[KD_H_MAIN_ROAD];
     return 0;
 }
 

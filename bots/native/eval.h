@@ -46,7 +46,8 @@ enum { /* header constants */
     KD_H_DRIVE = 21, KD_H_UNIT = 22,
     KD_H_MOVE_DIRS = 23, /* [2]: bit d set = men of that colour step in direction d
                             (must be the rules' man moves) */
-    KD_H_BACK_DIRS = 25  /* [2]: the directions straight behind a man's forward moves */
+    KD_H_BACK_DIRS = 25, /* [2]: the directions straight behind a man's forward moves */
+    KD_H_MAIN_ROAD = 27  /* a strong king on the main road against a lone king, centi-men */
 };
 
 enum {

@@ -326,15 +326,15 @@ static PyObject *Core_clear(CoreObject *self, PyObject *Py_UNUSED(ignored)) {
 static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"white_men", "white_kings", "black_men", "black_kings", "turn",
                              "max_depth", "time_limit", "node_limit", "noise", "seed",
-                             "quiet_plies", "history", "fresh", "tables", "contempt", NULL};
+                             "quiet_plies", "history", "fresh", "tables", NULL};
     PyObject *wm, *wk, *bm, *bk, *history = NULL;
-    int turn, max_depth = 64, noise = 0, quiet = 0, fresh = 0, tables = 0, contempt = 0;
+    int turn, max_depth = 64, noise = 0, quiet = 0, fresh = 0, tables = 0;
     double time_limit = 0;
     long long node_limit = 0;
     unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiOppi", kwlist, POS_ARGS,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiOpp", kwlist, POS_ARGS,
                                      &max_depth, &time_limit, &node_limit, &noise, &seed,
-                                     &quiet, &history, &fresh, &tables, &contempt))
+                                     &quiet, &history, &fresh, &tables))
         return NULL;
     KdPos p;
     if (pos_from(self, wm, wk, bm, bk, turn, &p)) return NULL;
@@ -353,7 +353,6 @@ static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     sp->quiet_plies = quiet < 0 ? 0 : quiet;
     sp->fresh = fresh;
     sp->use_tables = tables;
-    sp->contempt = contempt;
     if (history && history != Py_None) {
         PyObject *fast = PySequence_Fast(history, "history must be a sequence of ints");
         if (!fast) goto fail;
@@ -501,7 +500,7 @@ static PyMethodDef Core_methods[] = {
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {"search", (PyCFunction)(void (*)(void))Core_search, METH_VARARGS | METH_KEYWORDS,
      "search(wm, wk, bm, bk, turn, max_depth, time_limit, node_limit, noise, seed, "
-     "quiet_plies, history, fresh, tables, contempt) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
+     "quiet_plies, history, fresh, tables) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -45,8 +45,7 @@ struct KdEngine {
     size_t tt_mask;
     uint8_t *special; /* see kd_engine_set_special */
     KdTables tables;  /* endgame tables (tables.data NULL: none) */
-    int use_tables, tb_pieces;
-    int contempt;     /* per search: what a draw costs the side to move at the root */
+    int use_tables;
     uint8_t gen;
     /* per search */
     int64_t nodes, node_limit;
@@ -113,12 +112,6 @@ int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len) {
     return 0;
 }
 
-/* A draw seen from the side to move at `ply`: -contempt for the root's side (even plies),
-   +contempt for its opponent. */
-static inline int draw_score(const KdEngine *e, int ply) {
-    return (ply & 1) ? e->contempt : -e->contempt;
-}
-
 static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
     kd_bb w = p->men[0] | p->kings[0], b = p->men[1] | p->kings[1];
     if (!w || !b || (w & (w - 1)) || (b & (b - 1))) return 0;
@@ -128,20 +121,18 @@ static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score)
                   (p->kings[1] ? 1 : 0)) * n + (size_t)bs;
     int v = e->special[idx];
     if (!v) return 0;
-    if (v == 3) *score = draw_score(e, ply);
+    if (v == 3) *score = 0;
     else *score = (v - 1) == p->turn ? KD_MATE - ply : -(KD_MATE - ply);
     return 1;
 }
 
 int kd_engine_set_tables(KdEngine *e, int max_pieces, const uint8_t *data, size_t len) {
     e->tables.data = NULL; /* borrowed: never freed here */
-    e->tb_pieces = 0;
     if (!data || !len) return 0;
     KdTables t;
     if (kd_tables_layout(&t, &e->r, max_pieces) || t.total != len) return -1;
     t.data = (uint8_t *)data;
     e->tables = t;
-    e->tb_pieces = max_pieces;
     return 0;
 }
 
@@ -153,16 +144,14 @@ int kd_engine_probe(const KdEngine *e, const KdPos *p) {
    as a small share of the evaluation, so the search still prefers the drawn line where
    the opponent can go wrong and never takes it for a real advantage. */
 static int table_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
-    kd_bb all = p->men[0] | p->kings[0] | p->men[1] | p->kings[1];
-    if (kd_popcount(all) > e->tb_pieces) return 0;
     int v = kd_tables_probe(&e->tables, p);
     if (v < 0) return 0;
     if (v == 0) {
-        *score = kd_evaluate(p, &e->ev) / 16 + draw_score(e, ply);
+        *score = kd_evaluate(p, &e->ev) / 16;
         return 1;
     }
     int d = v - 1;
-    *score = (d % 2) ? KD_MATE - (ply + d) : -(KD_MATE - (ply + d));
+    *score = kd_tb_win(v) ? KD_MATE - (ply + d) : -(KD_MATE - (ply + d));
     return 1;
 }
 
@@ -238,11 +227,11 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     if (e->stop) return 0;
     e->stack[e->n_hist + ply] = h;
     if (quiet) {
-        if (quiet >= e->r.draw_plies) return draw_score(e, ply);
+        if (quiet >= e->r.draw_plies) return 0;
         if (quiet >= 4) {
             int top = e->n_hist + ply;
             for (int k = 4; k <= quiet && top - k >= 0; k += 2)
-                if (e->stack[top - k] == h) return draw_score(e, ply);
+                if (e->stack[top - k] == h) return 0;
         }
     }
     if (e->special) {
@@ -418,14 +407,14 @@ static int table_move(const KdEngine *e, const KdPos *p, KdMoveList *ml, KdMove 
     if (!e->use_tables) return 0;
     int v = kd_tables_probe(&e->tables, p);
     if (v <= 0) return 0;
-    int win = (v - 1) % 2 == 1, found = 0, best_d = 0;
+    int win = kd_tb_win(v), found = 0, best_d = 0;
     kd_legal_moves(&e->r, p, ml);
     for (int i = 0; i < ml->n; i++) {
         KdPos c;
         kd_apply(p, &ml->m[i], &c);
         int cv = (c.men[c.turn] | c.kings[c.turn]) ? kd_tables_probe(&e->tables, &c) : 1;
         if (cv <= 0) continue;
-        int d = cv - 1, child_loses = d % 2 == 0;
+        int d = cv - 1, child_loses = !kd_tb_win(cv);
         if (win ? (child_loses && (!found || d < best_d))
                 : (!child_loses && (!found || d > best_d))) {
             found = 1;
@@ -482,7 +471,6 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     memset(e->killers, 0, sizeof(e->killers));
     e->fresh = params->fresh;
     e->use_tables = params->use_tables && e->tables.data != NULL;
-    e->contempt = params->contempt;
     if (e->fresh) {
         memset(e->history, 0, sizeof(e->history));
     } else {

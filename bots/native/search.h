@@ -27,8 +27,6 @@ typedef struct KdSearchParams {
     int fresh;              /* ignore what earlier searches left (table, history): the
                                result depends only on the position, history and limits */
     int use_tables;         /* score positions in the engine's endgame tables exactly */
-    int contempt;           /* centi-men a draw costs the side to move at the root (and
-                               gains its opponent): > 0 plays on against a weaker side */
     int n_history;          /* Zobrist keys of earlier positions that can still repeat */
     uint64_t history[KD_MAX_HISTORY];
 } KdSearchParams;

@@ -175,7 +175,7 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
             int v = outside(t, &c);
             if (!v) {
                 draw = 1;
-            } else if ((v - 1) % 2 == 0) { /* the child's side to move loses */
+            } else if (!kd_tb_win(v)) { /* the child's side to move loses */
                 if (v < extwin) extwin = v;  /* we win in (v - 1) + 1 plies */
             } else if (v > extmax[i]) {
                 extmax[i] = (uint8_t)v;      /* they win in (v - 1) + 1 plies at the most */

@@ -42,6 +42,8 @@ int kd_tables_layout(KdTables *t, const KdRules *r, int max_pieces);
 int kd_tables_build(KdTables *t, const KdRules *r, int max_pieces);
 /* The byte of p (see above), or -1 when p is not in the tables. */
 int kd_tables_probe(const KdTables *t, const KdPos *p);
+/* Whether a nonzero byte is a win for the side to move (an odd distance). */
+static inline int kd_tb_win(int v) { return (v - 1) % 2 == 1; }
 void kd_tables_free(KdTables *t);
 
 #endif
