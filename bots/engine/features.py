@@ -20,6 +20,8 @@ Features (names in :attr:`FeatureSpace.names`):
   ``runaway_near`` adds the ranks they have already made;
 - ``wing_balance``: ``|men on the left half - men on the right half|`` (a penalty, fitted);
 - ``trade``: material lead (men + 3 per king) times pieces already off the board;
+- ``king_men``: kings times the opponent's men (a king among many men is worth more than
+  one in an ending);
 - ``man_sq[i]``: a man on (mirrored) square ``i`` (advancement, centre, edges);
 - ``pat[b][s]``: windows of four neighbouring playable squares (a square, its two
   neighbours along the first two forward directions, and the square beyond both: a diamond
@@ -54,8 +56,11 @@ PATTERN_SIZE: Final = 4
 PATTERN_STATES: Final = 3 ** PATTERN_SIZE
 SCALARS: Final[tuple[str, ...]] = (
     "tempo", "man", "king", "king_centre", "king_mobility", "man_mobility", "back_guard",
-    "outpost", "locked", "runaway", "runaway_near", "wing_balance", "trade",
+    "outpost", "locked", "runaway", "runaway_near", "wing_balance", "trade", "king_men",
 )
+# The scalars computed from both sides at once (not by ``side_scalars``).
+TRADE: Final = SCALARS.index("trade")
+KING_MEN: Final = SCALARS.index("king_men")
 KING_UNITS: Final = 3  # a king's weight in the ``trade`` feature's material count
 DATA_DIR: Final = Path(__file__).with_name("data")
 # King endings (not fitted): a drawn ending keeps 1/DRAW_SCALE of its score; a won one gains
@@ -203,7 +208,8 @@ class FeatureSpace:
 
     # --- features -----------------------------------------------------------------------------
     def side_scalars(self, position: Position, color: int) -> list[int]:
-        """The scalar features of ``color`` (without tempo and trade), in SCALARS order."""
+        """The scalar features of ``color`` (tempo, trade and king_men left at 0), in SCALARS
+        order."""
         if color == 0:
             men, kings = position.white_men, position.white_kings
             opp_men = position.black_men
@@ -257,7 +263,7 @@ class FeatureSpace:
         wing = abs((men & self.left[color]).bit_count() - (men & self.right[color]).bit_count())
         return [0, men.bit_count(), kings.bit_count(), (kings & self.centre).bit_count(),
                 king_mob, targets.bit_count(), back, outpost, locked, runaway, runaway_near,
-                wing, 0]
+                wing, 0, 0]
 
     def pattern_states(self, position: Position, color: int) -> list[int]:
         """The state of every window seen by ``color`` (digits: 0 empty, 1 own, 2 other)."""
@@ -286,7 +292,7 @@ class FeatureSpace:
         out: dict[int, int] = {}
         mine = self.side_scalars(position, mover)
         theirs = self.side_scalars(position, 1 - mover)
-        for i in range(1, len(SCALARS)):
+        for i in range(1, TRADE):
             v = mine[i] - theirs[i]
             if v:
                 out[i] = v
@@ -294,7 +300,10 @@ class FeatureSpace:
         units = (mine[1] - theirs[1]) + KING_UNITS * (mine[2] - theirs[2])
         gone = self.start_pieces - position.occupied.bit_count()
         if units and gone > 0:
-            out[self.index["trade"]] = units * gone
+            out[TRADE] = units * gone
+        king_men = mine[2] * theirs[1] - theirs[2] * mine[1]
+        if king_men:
+            out[KING_MEN] = king_men
         for color, sign in ((mover, 1), (1 - mover, -1)):
             men = position.white_men if color == 0 else position.black_men
             canon = self.canon[color]
@@ -398,14 +407,15 @@ class FittedEvaluator:
         mine = s.side_scalars(position, mover)
         theirs = s.side_scalars(position, 1 - mover)
         total = w[0]
-        for i in range(1, len(SCALARS) - 1):
+        for i in range(1, TRADE):
             v = mine[i] - theirs[i]
             if v:
                 total += w[i] * v
         units = (mine[1] - theirs[1]) + KING_UNITS * (mine[2] - theirs[2])
         gone = s.start_pieces - position.occupied.bit_count()
         if units and gone > 0:
-            total += w[len(SCALARS) - 1] * units * gone
+            total += w[TRADE] * units * gone
+        total += w[KING_MEN] * (mine[2] * theirs[1] - theirs[2] * mine[1])
         base = s.psq_base
         for color, sign in ((mover, 1), (1 - mover, -1)):
             men = position.white_men if color == 0 else position.black_men
@@ -504,11 +514,11 @@ def fitted_evaluator(variant: Variant, *, lite: bool = False) -> FittedEvaluator
 # --- the compiled evaluation's parameters ---------------------------------------------------
 NATIVE_HEADER: Final = 32
 NATIVE_MAX_BANDS: Final = 16
-# Header slots after the SCALARS weights (0..12); must match bots/native/eval.h.
-_H_START_PIECES, _H_FLYING, _H_DIAGONAL, _H_ROWS, _H_COLS, _H_NBANDS = 13, 14, 15, 16, 17, 18
+# Header slots after the SCALARS weights (0..13); must match bots/native/eval.h.
+_H_START_PIECES, _H_FLYING, _H_DIAGONAL, _H_ROWS, _H_COLS, _H_NBANDS = 14, 15, 16, 17, 18, 19
 _H_KING_UNITS, _H_DRAW_SCALE, _H_DRIVE, _H_UNIT, _H_MOVE_DIRS, _H_BACK_DIRS = (
-    19, 20, 21, 22, 23, 25)
-_H_MAIN_ROAD = 27
+    20, 21, 22, 23, 24, 26)
+_H_MAIN_ROAD = 28
 # Square flags (per colour): must match KD_SQ_* in bots/native/eval.h.
 SQ_BACK_RANK, SQ_OPP_HALF, SQ_LEFT, SQ_RIGHT, SQ_NEAR, SQ_CENTRE, SQ_MAIN_LINE = (
     1, 2, 4, 8, 16, 32, 64)

@@ -88,7 +88,7 @@ static void fill_cells(const KdPos *p, int n, KdCells cell) {
         }
 }
 
-/* The scalar features of one colour, in KD_W_* order (tempo and trade left at 0). */
+/* The scalar features of one colour, in KD_W_* order (tempo, trade and king_men left at 0). */
 static void side_scalars(const KdPos *p, const KdEval *e, const KdCells cell, int c,
                          int out[KD_N_SCALARS]) {
     const KdRules *r = e->rules;
@@ -151,6 +151,7 @@ static void side_scalars(const KdPos *p, const KdEval *e, const KdCells cell, in
     out[KD_W_RUNAWAY_NEAR] = runaway_near;
     out[KD_W_WING_BALANCE] = wing < 0 ? -wing : wing;
     out[KD_W_TRADE] = 0;
+    out[KD_W_KING_MEN] = 0;
 }
 
 static long long side_tables(const KdPos *p, const KdEval *e, const KdCells cell, int c) {
@@ -235,6 +236,8 @@ int kd_evaluate(const KdPos *p, const KdEval *e) {
     int pieces = kd_popcount(p->men[0] | p->men[1] | p->kings[0] | p->kings[1]);
     int gone = w[KD_H_START_PIECES] - pieces;
     if (units && gone > 0) total += (long long)w[KD_W_TRADE] * units * gone;
+    total += (long long)w[KD_W_KING_MEN] * (mine[KD_W_KING] * theirs[KD_W_MAN]
+                                            - theirs[KD_W_KING] * mine[KD_W_MAN]);
     total += side_tables(p, e, cell, mover) - side_tables(p, e, cell, 1 - mover);
     int score = (int)(total / w[KD_H_UNIT]); /* C division truncates towards zero */
     return endgame(p, e, score);

@@ -37,17 +37,17 @@
 enum { /* scalar feature weights: the order of bots/engine/features.py SCALARS */
     KD_W_TEMPO = 0, KD_W_MAN, KD_W_KING, KD_W_KING_CENTRE, KD_W_KING_MOBILITY,
     KD_W_MAN_MOBILITY, KD_W_BACK_GUARD, KD_W_OUTPOST, KD_W_LOCKED, KD_W_RUNAWAY,
-    KD_W_RUNAWAY_NEAR, KD_W_WING_BALANCE, KD_W_TRADE, KD_N_SCALARS
+    KD_W_RUNAWAY_NEAR, KD_W_WING_BALANCE, KD_W_TRADE, KD_W_KING_MEN, KD_N_SCALARS
 };
 
 enum { /* header constants */
-    KD_H_START_PIECES = 13, KD_H_FLYING = 14, KD_H_DIAGONAL = 15, KD_H_ROWS = 16,
-    KD_H_COLS = 17, KD_H_NBANDS = 18, KD_H_KING_UNITS = 19, KD_H_DRAW_SCALE = 20,
-    KD_H_DRIVE = 21, KD_H_UNIT = 22,
-    KD_H_MOVE_DIRS = 23, /* [2]: bit d set = men of that colour step in direction d
+    KD_H_START_PIECES = 14, KD_H_FLYING = 15, KD_H_DIAGONAL = 16, KD_H_ROWS = 17,
+    KD_H_COLS = 18, KD_H_NBANDS = 19, KD_H_KING_UNITS = 20, KD_H_DRAW_SCALE = 21,
+    KD_H_DRIVE = 22, KD_H_UNIT = 23,
+    KD_H_MOVE_DIRS = 24, /* [2]: bit d set = men of that colour step in direction d
                             (must be the rules' man moves) */
-    KD_H_BACK_DIRS = 25, /* [2]: the directions straight behind a man's forward moves */
-    KD_H_MAIN_ROAD = 27  /* a strong king on the main road against a lone king, centi-men */
+    KD_H_BACK_DIRS = 26, /* [2]: the directions straight behind a man's forward moves */
+    KD_H_MAIN_ROAD = 28  /* a strong king on the main road against a lone king, centi-men */
 };
 
 enum {

@@ -240,6 +240,6 @@ def test_malformed_native_params_are_refused() -> None:
     with pytest.raises(ValueError):
         native.Core(rules_spec(variant), params[:-1], 1)
     bad = list(params)
-    bad[22] = 0  # weight unit
+    bad[23] = 0  # weight unit (header slot KD_H_UNIT)
     with pytest.raises(ValueError):
         native.Core(rules_spec(variant), bad, 1)
