@@ -98,6 +98,12 @@ def test_feature_values_on_a_literal_position() -> None:
     assert white[names.index("outpost")] == black[names.index("outpost")] == 0
     assert f[space.index["man_mobility"]] == 1
     assert white[names.index("king_mobility")] > 0
+    # White's king among Black's two men; Black has no king against White's three men.
+    assert f[space.index["king_men"]] == 2
+    assert space.features(variant.parse_fen("B:W6,28,33,K47:B19,23"))[
+        space.index["king_men"]] == -2
+    assert space.features(variant.parse_fen("W:W6,28,33,K47:B19,K23"))[
+        space.index["king_men"]] == 1 * 1 - 1 * 3
 
 
 @pytest.mark.parametrize("key", RULESETS)
