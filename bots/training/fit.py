@@ -256,7 +256,10 @@ def main(argv: list[str] | None = None) -> int:
                  "score_scale": score_scale, "score_weight": (args.score_weight
                                                                if score_scale else 0.0)},
         "fit": quality,
+        # A king is worth king_value men plus king_value_per_enemy_man for each enemy man.
         "king_value": round(out["full"]["scalars"]["king"] / out["full"]["scalars"]["man"], 2),
+        "king_value_per_enemy_man": round(out["full"]["scalars"]["king_men"]
+                                          / out["full"]["scalars"]["man"], 3),
         "units": "centi-men from the side to move's view; P(win) = sigmoid(score / "
                  "logistic_scale)",
         **out,
