@@ -265,6 +265,15 @@ class FeatureSpace:
                 king_mob, targets.bit_count(), back, outpost, locked, runaway, runaway_near,
                 wing, 0, 0]
 
+    def joint_scalars(self, position: Position, mine: Sequence[int],
+                      theirs: Sequence[int]) -> tuple[int, int]:
+        """``trade`` and ``king_men`` (the scalars of both sides at once) from the mover's
+        and the opponent's :meth:`side_scalars`."""
+        units = (mine[1] - theirs[1]) + KING_UNITS * (mine[2] - theirs[2])
+        gone = self.start_pieces - position.occupied.bit_count()
+        trade = units * gone if gone > 0 else 0
+        return trade, mine[2] * theirs[1] - theirs[2] * mine[1]
+
     def pattern_states(self, position: Position, color: int) -> list[int]:
         """The state of every window seen by ``color`` (digits: 0 empty, 1 own, 2 other)."""
         if color == 0:
@@ -297,13 +306,10 @@ class FeatureSpace:
             if v:
                 out[i] = v
         out[0] = 1
-        units = (mine[1] - theirs[1]) + KING_UNITS * (mine[2] - theirs[2])
-        gone = self.start_pieces - position.occupied.bit_count()
-        if units and gone > 0:
-            out[TRADE] = units * gone
-        king_men = mine[2] * theirs[1] - theirs[2] * mine[1]
-        if king_men:
-            out[KING_MEN] = king_men
+        for i, v in zip((TRADE, KING_MEN), self.joint_scalars(position, mine, theirs),
+                        strict=True):
+            if v:
+                out[i] = v
         for color, sign in ((mover, 1), (1 - mover, -1)):
             men = position.white_men if color == 0 else position.black_men
             canon = self.canon[color]
@@ -411,11 +417,8 @@ class FittedEvaluator:
             v = mine[i] - theirs[i]
             if v:
                 total += w[i] * v
-        units = (mine[1] - theirs[1]) + KING_UNITS * (mine[2] - theirs[2])
-        gone = s.start_pieces - position.occupied.bit_count()
-        if units and gone > 0:
-            total += w[TRADE] * units * gone
-        total += w[KING_MEN] * (mine[2] * theirs[1] - theirs[2] * mine[1])
+        trade, king_men = s.joint_scalars(position, mine, theirs)
+        total += w[TRADE] * trade + w[KING_MEN] * king_men
         base = s.psq_base
         for color, sign in ((mover, 1), (1 - mover, -1)):
             men = position.white_men if color == 0 else position.black_men

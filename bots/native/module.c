@@ -458,15 +458,14 @@ static PyObject *Core_set_tables(CoreObject *self, PyObject *args) {
     /* the engine reads the bytes in place: keep them alive as long as it may */
     int rc = kd_engine_set_tables(self->engine, pieces, (const uint8_t *)PyBytes_AS_STRING(data),
                                   (size_t)PyBytes_GET_SIZE(data));
-    if (rc) {
-        kd_engine_set_tables(self->engine, 0, NULL, 0);
+    if (rc || !PyBytes_GET_SIZE(data)) { /* the engine has no tables now */
         Py_CLEAR(self->tables);
+        if (!rc) Py_RETURN_NONE;
         PyErr_SetString(PyExc_ValueError, "endgame tables of the wrong size");
         return NULL;
     }
     Py_INCREF(data);
-    Py_XSETREF(self->tables, PyBytes_GET_SIZE(data) ? data : NULL);
-    if (!PyBytes_GET_SIZE(data)) Py_DECREF(data);
+    Py_XSETREF(self->tables, data);
     Py_RETURN_NONE;
 }
 
