@@ -4,62 +4,37 @@ Every page, menu, banner and footer takes rulesets from here, and the words from
 rulesets themselves (``variants``: display names, summary, rules pages, forced-capture
 explanation). Nothing here names a ruleset.
 
-Which rulesets, in what order: ``KONDAVO_RULESETS`` (setting and environment variable, a
-comma-separated list of keys; empty means every installed ruleset, built-ins first), then
-the admin's "rulesets offered by the site" rows (enable/disable, position).
+Which rulesets, in what order, is the games app's policy
+(``kondavo.games.moderation.offered_variants``: ``KONDAVO_RULESETS``, then the admin's
+"rulesets offered by the site" rows, which this module reads for it: ``ruleset_choices``).
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from django.conf import settings
 from django.db import DatabaseError
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from kondavo.games.moderation import is_offered, offered_variants
 from variants import Precedence, Variant, default_registry
 
 from .naming import ruleset_name
 
-log = logging.getLogger(__name__)
+__all__ = ["capture_sentence", "capture_sentences", "current_lang", "is_offered",
+           "offered_variants", "ruleset_choices", "ruleset_entries", "ruleset_entry"]
 
 
-def _configured() -> list[Variant]:
-    registry = default_registry()
-    keys = [k.strip() for k in getattr(settings, "KONDAVO_RULESETS", None) or [] if k.strip()]
-    if not keys:
-        return list(registry)
-    chosen: list[Variant] = []
-    for key in keys:
-        if key in registry:
-            variant = registry.get(key)
-            if variant not in chosen:
-                chosen.append(variant)
-        else:
-            log.warning("KONDAVO_RULESETS names %r, which is not installed; skipped", key)
-    return chosen
-
-
-def offered_variants() -> list[Variant]:
-    """The rulesets the site offers, in the operator's order."""
+def ruleset_choices() -> dict[str, tuple[bool, int]]:
+    """The admin's rows as ``key -> (enabled, position)``, for the games app's policy
+    (``kondavo.games.moderation.offered_variants``, registered in ``FrontendConfig.ready``)."""
     from .models import RulesetChoice
 
-    chosen = _configured()
     try:
-        rows = {row.key: row for row in RulesetChoice.objects.all()}
+        return {row.key: (row.enabled, row.position) for row in RulesetChoice.objects.all()}
     except DatabaseError:  # no table yet (before migrate): the settings alone decide
-        rows = {}
-    order = {v.key: i for i, v in enumerate(chosen)}
-    kept = [v for v in chosen if v.key not in rows or rows[v.key].enabled]
-    kept.sort(key=lambda v: (0, rows[v.key].position, order[v.key]) if v.key in rows
-              else (1, 0, order[v.key]))
-    return kept
-
-
-def is_offered(key: str) -> bool:
-    return any(v.key == key for v in offered_variants())
+        return {}
 
 
 def current_lang() -> str:

@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from kondavo.games.models import Game, Seek
-from kondavo.games.moderation import game_abort_by_staff
+from kondavo.games.services.actions import game_abort_by_staff
 
 
 @admin.register(Game)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
-from bots.engine.ratings import nominal_rating
 from kondavo.accounts.models import Player
-from kondavo.games import clock
+from kondavo.games import clock, hooks
 from kondavo.games import presence as presence_store
 from kondavo.games.models import Game, Seek
 from kondavo.games.presence import PresenceView
@@ -132,8 +131,6 @@ def legal_payload(variant: Variant, position: Position) -> list[dict[str, Any]]:
 
 def player_rating(player: Player, ruleset: str) -> int | None:
     """The rating shown next to a player (``hooks.player_rating``: the rating app's)."""
-    from kondavo.games import hooks
-
     return hooks.player_rating(player=player, ruleset=ruleset)
 
 
@@ -145,7 +142,7 @@ def player_payload(player: Player | None, ruleset: str) -> dict[str, Any] | None
         # (None when not measured: pages then show the level alone).
         level = int(player.bot_level or 0)
         return {"name": player.name, "kind": player.kind, "level": level,
-                "rating": nominal_rating(ruleset, level)}
+                "rating": hooks.bot_rating(ruleset, level)}
     return {"name": player.name, "kind": player.kind, "rating": player_rating(player, ruleset)}
 
 
@@ -318,12 +315,15 @@ def games_live(*, ruleset: str | None = None, limit: int = 30,
 
 # --------------------------------------------------------------------------- lobby
 
+def seek_expiry_cutoff(now: datetime | None = None) -> datetime:
+    """Seeks created before this have expired (``KONDAVO_SEEK_TTL_SECONDS``)."""
+    return clock.resolve(now) - timedelta(seconds=int(settings.KONDAVO_SEEK_TTL_SECONDS))
+
+
 def seeks_open(*, limit: int = 200) -> list[dict[str, Any]]:
     """Open seeks that have not expired (``KONDAVO_SEEK_TTL_SECONDS``), oldest first, as
     lobby payloads with the internal ``player_id``. Past ``limit`` the newest are kept, so
     a new seek always shows."""
-    from kondavo.games.services.lobby import seek_expiry_cutoff
-
     newest = list(Seek.objects.select_related("player").filter(
         status=Seek.Status.OPEN, created__gte=seek_expiry_cutoff()).order_by("-created")[:limit])
     out = []

@@ -27,7 +27,7 @@ def game_flag_check(game_id: str) -> bool:
     """Check one game's clock. Idempotent: does nothing if a move restarted the clock or the
     game is over. Called by the embedded mode's in-process timer (no longer sent to a worker
     with a ``countdown``; kept as a task for messages sent by earlier versions)."""
-    from kondavo.games.services import game_flag_if_expired
+    from kondavo.games.services.clocks import game_flag_if_expired
 
     return game_flag_if_expired(game_id=game_id)
 
@@ -37,7 +37,7 @@ def game_flag_sweep() -> int:
     """Flag every active game whose running clock is past zero (one indexed query on
     ``flag_at``; then each such game is locked and checked). Returns how many it flagged."""
     from kondavo.games.models import Game
-    from kondavo.games.services import game_flag_if_expired
+    from kondavo.games.services.clocks import game_flag_if_expired
 
     now = clock.now()
     ids = list(Game.objects.filter(status=Game.Status.ACTIVE, flag_at__lte=now)

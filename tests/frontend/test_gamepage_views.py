@@ -51,15 +51,15 @@ def test_levels_show_their_nominal_rating_only_when_measured(
 
 
 def test_bot_players_carry_level_and_nominal_rating(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kondavo.games import selectors
+    from kondavo.games import hooks, selectors
 
     guest = player_get_or_create_guest(request_session={})
     game = games.game_create_vs_computer(player=guest, ruleset="spanish", level=5,
                                          color="white")
-    monkeypatch.setattr(selectors, "nominal_rating", lambda ruleset, level: None)
+    monkeypatch.setattr(hooks.registry, "bot_rating_reader", lambda ruleset, level: None)
     bot = selectors.players_payload(game)["black"]
     assert bot == {"name": "Kondavo AI 5", "kind": "bot", "level": 5, "rating": None}
-    monkeypatch.setattr(selectors, "nominal_rating",
+    monkeypatch.setattr(hooks.registry, "bot_rating_reader",
                         lambda ruleset, level: 1710 if ruleset == "spanish" else None)
     assert selectors.players_payload(game)["black"]["rating"] == 1710
 
@@ -149,7 +149,7 @@ def test_game_replay_lists_every_ply(client: Client) -> None:
 
 def test_watch_lists_active_games_highest_rated_first(
         client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kondavo.games import selectors
+    from kondavo.games import hooks
 
     guest = player_get_or_create_guest(request_session={})
     weak = games.game_create_vs_computer(player=guest, ruleset="english", level=1)
@@ -157,7 +157,8 @@ def test_watch_lists_active_games_highest_rated_first(
     strong = games.game_create_vs_computer(player=other, ruleset="turkish", level=8)
     waiting = games.game_create_friend(player=guest, ruleset="english")
     ratings = {1: 900, 8: 2100}
-    monkeypatch.setattr(selectors, "nominal_rating", lambda ruleset, level: ratings.get(level))
+    monkeypatch.setattr(hooks.registry, "bot_rating_reader",
+                        lambda ruleset, level: ratings.get(level))
     data = client.get("/watch/?format=json").json()
     ids = [g["id"] for g in data["games"]]
     assert ids == [strong.id, weak.id] and waiting.id not in ids

@@ -14,6 +14,7 @@ from bots.tasks import TIME_LIMIT, bot_move_play
 from kondavo.games import background, services, tasks
 from kondavo.games.models import Game
 from kondavo.games.services import (
+    clocks,
     game_create,
     game_create_vs_computer,
     game_flag_if_expired,
@@ -70,7 +71,7 @@ def test_in_process_timer_in_the_embedded_mode(settings: Any, monkeypatch: pytes
                         lambda func, *args, delay: timers.append((func, args, delay)))
     settings.CELERY_TASK_ALWAYS_EAGER = True
     recorded_side_effects["real_flag"][0]("abcdefgh", 60.0)
-    assert timers == [(tasks.game_flag_check, ("abcdefgh",), pytest.approx(60.05))]
+    assert timers == [(clocks.flag_check, ("abcdefgh",), pytest.approx(60.05))]
 
 
 def test_flag_sweep_is_one_indexed_query_when_nothing_expired(

@@ -1,4 +1,5 @@
-"""What a seated player can do besides moving: resign, draws, abort, claims, rematch."""
+"""What a seated player can do besides moving: resign, draws, abort, claims, rematch; and
+the staff's abort of any game (``game_abort_by_staff``, for the Django admin)."""
 
 from __future__ import annotations
 
@@ -167,3 +168,17 @@ def game_rematch(*, game_id: str, player: Player, now: datetime | None = None) -
 
     return _action(game_id, player, now, body)
 
+
+@transaction.atomic
+def game_abort_by_staff(*, game_id: str, now: datetime | None = None) -> bool:
+    """Abort an unfinished game (any ply) with no result; False if it was already over.
+
+    The game services' own write path (lock, ``end`` event, guarded save, on-commit
+    publishing), so the players' boards hear the end at once and the clocks stop.
+    """
+    write = GameWrite.lock(game_id, clock.resolve(now))
+    if write.game.is_over:
+        return False
+    clocks.abort(write, reason="by_staff", side=None)
+    clocks.save(write)
+    return True

@@ -16,7 +16,11 @@ Stored remaining milliseconds per side, as of ``turn_started_at`` for the side t
   ETA task unacked until it runs, which would force the broker's visibility timeout above
   the longest clock;
 - without any client, in the embedded mode (eager Celery, no beat): by an in-process timer
-  scheduled on commit for ``flag_at`` (``background.run_later``).
+  scheduled on commit for ``flag_at`` (``background.run_later``): every write that may move
+  ``flag_at`` saves through ``save`` here, which re-arms it.
+
+Layering: this module imports only ``store`` among the services; the other services build
+on both.
 """
 
 from __future__ import annotations
@@ -28,11 +32,11 @@ from django.conf import settings
 from django.db import transaction
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock
+from kondavo.games import background, clock
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.selectors import clock_remaining, clock_running, result_payload, turn_of
-from kondavo.games.services.store import GameWrite, other
+from kondavo.games.services.store import ALL_FIELDS, GameWrite, other
 
 
 def first_move_seconds() -> float:
@@ -122,6 +126,14 @@ def flag_locked(write: GameWrite) -> bool:
     return True
 
 
+def save(write: GameWrite, *, fields: tuple[str, ...] = ALL_FIELDS,
+         new_turn: bool = False) -> None:
+    """``write.save`` for a write that may have moved ``flag_at`` (a move, a start, a
+    takeback, an abort): also re-arms the embedded mode's flag timer on commit."""
+    write.save(fields=fields, new_turn=new_turn)
+    schedule_on_commit(write.game, write.now)
+
+
 def game_flag_if_expired(*, game_id: str, now: datetime | None = None) -> bool:
     """End the game on time if the running clock has run out. True if it did so now."""
     now = clock.resolve(now)
@@ -141,13 +153,17 @@ def schedule_flag_check(game_id: str, delay: float) -> None:
     """Embedded mode only (eager Celery, no beat): check the game's clock in this process
     when it would run out, even with no client connected. With a Celery worker nothing is
     scheduled: the beat's ``game_flag_sweep`` finds the game."""
-    from kondavo.games import background, tasks
-
     if not getattr(settings, "KONDAVO_FLAG_TIMERS", True):
         return
     if not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
         return
-    background.run_later(tasks.game_flag_check, game_id, delay=max(delay, 0.0) + 0.05)
+    background.run_later(flag_check, game_id, delay=max(delay, 0.0) + 0.05)
+
+
+def flag_check(game_id: str) -> bool:
+    """The embedded timer's job: check one game's clock (idempotent: nothing happens if a
+    move restarted the clock or the game is over)."""
+    return game_flag_if_expired(game_id=game_id)
 
 
 def schedule_on_commit(game: Game, now: datetime) -> None:

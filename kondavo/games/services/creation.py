@@ -112,7 +112,7 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     if opponent is not None:
         write = GameWrite.created(game, now)
         activate(write, announce=False)
-        write.save(new_turn=True, clock_changed=True)
+        clocks.save(write, new_turn=True)
     return game
 
 
@@ -178,7 +178,7 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
     setattr(game, side, player)
     write.kinds[side] = player.kind
     activate(write, announce=True)
-    write.save(new_turn=True, clock_changed=True)
+    clocks.save(write, new_turn=True)
     return game
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -17,16 +17,11 @@ from kondavo.games import clock, events
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game, LobbyState, Seek
 from kondavo.games.moderation import require_not_banned, require_offered
-from kondavo.games.selectors import game_url, seeks_open
+from kondavo.games.selectors import game_url, seek_expiry_cutoff, seeks_open
 from kondavo.games.services.creation import game_create, variant_of
 from kondavo.games.timecontrols import get_time_control
 
 log = logging.getLogger(__name__)
-
-
-def seek_expiry_cutoff(now: datetime | None = None) -> datetime:
-    """Seeks created before this have expired (``KONDAVO_SEEK_TTL_SECONDS``)."""
-    return clock.resolve(now) - timedelta(seconds=int(settings.KONDAVO_SEEK_TTL_SECONDS))
 
 
 def _lobby_bump() -> int:

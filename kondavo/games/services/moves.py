@@ -158,11 +158,11 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
     if outcome is not None:
         winner = side_name(outcome.winner) if outcome.winner is not None else None
         clocks.finish(write, winner=winner, reason=outcome.reason.value)
-        write.save(new_turn=True, clock_changed=True)
+        clocks.save(write, new_turn=True)
     else:
         if declined:
             write.add("draw_offer", {"by": None, "declined_by": side})
-        write.save(fields=MOVE_FIELDS, new_turn=True, clock_changed=True)
+        clocks.save(write, fields=MOVE_FIELDS, new_turn=True)
     return game, None
 
 

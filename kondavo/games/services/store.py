@@ -7,7 +7,10 @@ its events (each bumps the game's event ``version`` by one) and calls ``save``: 
 precompiled ``UPDATE`` of the given fields, guarded by the version the row was read at (so
 nothing is published for a row not written), the ``game_finished`` hook when the game has
 just ended, and the on-commit side effects: publishing the frames (one ``group_send`` for
-all of them), the embedded mode's flag timer, the bot's move request.
+all of them) and the bot's move request. (The embedded mode's flag timer is the clocks'
+business: ``clocks.save`` saves and re-arms it.)
+
+This is the bottom layer of the services: it imports no other service module.
 
 The same SQL runs on PostgreSQL and SQLite; only the lock clause differs.
 """
@@ -144,10 +147,9 @@ class GameWrite:
         return (game.status == Game.Status.ACTIVE
                 and self.kinds.get(turn_of(game)) == Player.Kind.BOT)
 
-    def save(self, *, fields: tuple[str, ...] = ALL_FIELDS, new_turn: bool = False,
-             clock_changed: bool = False) -> None:
+    def save(self, *, fields: tuple[str, ...] = ALL_FIELDS, new_turn: bool = False) -> None:
         """Write ``fields``; ``new_turn``: a move was played or the game started (a bot may
-        now have to move); ``clock_changed``: ``flag_at`` may have moved."""
+        now have to move). Where ``flag_at`` may have moved, call ``clocks.save`` instead."""
         game, now = self.game, self.now
         bot_turn = self.bot_to_move()
         if not bot_turn:
@@ -170,17 +172,13 @@ class GameWrite:
         if game.is_over and not self.was_over:
             hooks.send_game_finished(game)
             self.was_over = True
-        self._on_commit(clock_changed=clock_changed, bot_request=new_turn and bot_turn)
+        self._on_commit(bot_request=new_turn and bot_turn)
 
-    def _on_commit(self, *, clock_changed: bool, bot_request: bool) -> None:
-        from kondavo.games.services import clocks
-
+    def _on_commit(self, *, bot_request: bool) -> None:
         game = self.game
         if self.frames:
             transaction.on_commit(partial(events.publish_game, game.id, list(self.frames)))
             self.frames.clear()
-        if clock_changed:
-            clocks.schedule_on_commit(game, self.now)
         if bot_request:
             transaction.on_commit(partial(hooks.request_bot_move, game.id, game.ply))
 

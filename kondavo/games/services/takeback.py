@@ -57,5 +57,5 @@ def _takeback_locked(game_id: str, player: Player,
     game.draw_offer = None
     clocks.start(write)
     write.add("takeback", {"ply": game.ply, "by": side})
-    write.save(clock_changed=True)
+    clocks.save(write)
     return game, None
