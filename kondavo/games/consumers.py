@@ -183,7 +183,7 @@ class GameConsumer(_ProtocolConsumer):
             "rematch": self._action(services.game_rematch),
             "claim_victory": self._action(services.game_claim_victory),
             "claim_draw": self._action(services.game_claim_draw),
-            "takeback": self._action(services.game_takeback),
+            "takeback": self.do_takeback,
             "join": self.do_join,
             "resync": self.do_resync,
             "flag": self.do_flag,
@@ -295,6 +295,14 @@ class GameConsumer(_ProtocolConsumer):
         await db_call(services.game_play_move)(
             game_id=self.game_id, player=self.player, ply=data["ply"],
             move_text=data.get("move"), path=data.get("path"))
+
+    async def do_takeback(self, data: dict[str, Any]) -> None:
+        if "ply" not in data:
+            raise GameError("bad_request", 'a takeback is {"ply": N}: the moves played')
+        if self.player is None:
+            raise GameError("not_a_player", "you are not playing in this game")
+        await db_call(services.game_takeback)(
+            game_id=self.game_id, player=self.player, ply=data["ply"])
 
     async def do_join(self, data: dict[str, Any]) -> None:
         """The invited person's explicit "join": take the open seat, then get the state as

@@ -690,7 +690,8 @@ els.shareCopy.addEventListener("click", async () => {
   setTimeout(() => { els.shareCopy.textContent = t("copy"); }, 1500);
 });
 
-function button(label, type, { cls = "", disabled = false, confirmText = null } = {}) {
+// ``data``: the frame's payload, read when the button is pressed (a function) or fixed.
+function button(label, type, { cls = "", disabled = false, confirmText = null, data = null } = {}) {
   const b = document.createElement("button");
   b.type = "button";
   b.textContent = label;
@@ -699,7 +700,7 @@ function button(label, type, { cls = "", disabled = false, confirmText = null } 
   b.disabled = disabled;
   b.addEventListener("click", () => {
     if (confirmText && !window.confirm(confirmText)) return;
-    send(type);
+    send(type, (typeof data === "function" ? data() : data) || {});
   });
   return b;
 }
@@ -717,7 +718,11 @@ function renderControls() {
   } else if (g.status === "active") {
     if (g.ply < 2) c.append(button(t("abort"), "abort"));
     // Abort until both sides moved; from then on (against the computer) take back.
-    if (g.takeback_allowed && g.ply >= 2) c.append(button(t("takeback"), "takeback"));
+    // The frame names the ply this board shows: a second press (or a repeated frame) after
+    // the takeback is refused by the server instead of taking back another turn.
+    if (g.takeback_allowed && g.ply >= 2) {
+      c.append(button(t("takeback"), "takeback", { data: () => ({ ply: client.game.ply }) }));
+    }
     if (!(g.draw_offer && g.draw_offer !== g.you)) {
       c.append(button(t("offerDraw"), "draw_offer", { disabled: g.draw_offer === g.you }));
     }
