@@ -25,6 +25,7 @@ from variants.errors import (
     InvalidFEN,
     InvalidNotation,
     InvalidPDN,
+    InvalidPosition,
     InvalidSquare,
     PDNMoveError,
     UnknownVariant,
@@ -36,7 +37,8 @@ from variants.types import Bitboard, Color, Move, Outcome, Position, Reason, Squ
 
 __all__ = [
     "AmbiguousMove", "Bitboard", "BoardSpec", "Color", "Criterion", "DiagonalVariant",
-    "GameRecord", "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidSquare",
+    "GameRecord", "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidPosition",
+    "InvalidSquare",
     "Move", "Notation", "OrthogonalVariant", "Outcome", "PDNMoveError", "PlayedMove", "Position",
     "Precedence", "PromotionRule", "Reason", "Registry", "RulesPage", "Square", "SquareInfo",
     "Text", "UnknownVariant", "Variant", "VariantError", "default_registry", "get_variant",

@@ -20,10 +20,13 @@ Declared rules (class attributes of :class:`Variant`):
 Public hooks a ruleset may override: ``rank_captures`` (filter or rank the complete
 captures, for a precedence rule data cannot express), ``special_outcome`` (a ruleset's own
 immediate results), ``draw_outcome`` (its own draw rules), ``is_advance`` /
-``resets_draw_counter`` (the draw counter). Move generation for engines: ``legal_moves``,
-``captures``, ``quiet_moves``, ``apply``, ``promotion_squares``. ``perft`` runs on raw
-bitboards only while none of the move-generation methods is overridden; it applies
-``rank_captures`` exactly as ``captures`` does, and walks the public methods otherwise.
+``resets_draw_counter`` (the draw counter), ``position_problems`` (why a set-up position
+cannot occur in a game: the default reads the board, the initial position and the crowning
+rows; ``check_position`` raises ``InvalidPosition`` naming them). Move generation for
+engines: ``legal_moves``, ``captures``, ``quiet_moves``, ``apply``, ``promotion_squares``.
+``perft`` runs on raw bitboards only while none of the move-generation methods is
+overridden; it applies ``rank_captures`` exactly as ``captures`` does, and walks the public
+methods otherwise.
 """
 
 from __future__ import annotations
@@ -37,7 +40,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
-from variants.errors import AmbiguousMove, IllegalMove, InvalidFEN, InvalidNotation, InvalidSquare
+from variants.errors import (
+    AmbiguousMove,
+    IllegalMove,
+    InvalidFEN,
+    InvalidNotation,
+    InvalidPosition,
+    InvalidSquare,
+)
 from variants.geometry import DIAGONAL, ORTHOGONAL, Geometry, Vector
 from variants.types import Bitboard, Color, Move, Outcome, Position, Reason, Square
 
@@ -886,6 +896,52 @@ class Variant:
             raise InvalidFEN(f"{text!r}: no piece lists")
         return Position(boards[Color.WHITE][0], boards[Color.WHITE][1],
                         boards[Color.BLACK][0], boards[Color.BLACK][1], turn)
+
+    # --- set-up positions -------------------------------------------------------------------
+    def position_problems(self, position: Position) -> list[str]:
+        """Why ``position`` cannot occur in a game of this ruleset, in words a player can
+        read (empty: it can). The default, driven by the ruleset's data: pieces off the
+        played squares or two on one square; a side with no pieces; a side with more pieces
+        than it starts with (kings are crowned men); a man resting on the row where its side's
+        men are crowned (a man that ends a move there is crowned under every
+        ``PromotionRule``). A ruleset with other limits extends this list."""
+        problems: list[str] = []
+        board = (1 << self.geometry.size) - 1
+        boards = (position.white_men, position.white_kings, position.black_men,
+                  position.black_kings)
+        if position.occupied & ~board or any(b < 0 for b in boards):
+            problems.append("some pieces are not on the board's played squares")
+        if sum(b.bit_count() for b in boards) != position.occupied.bit_count():
+            problems.append("a square holds two pieces")
+        for color in Color:
+            side = self.side_names[color]
+            men, kings = position.men(color) & board, position.kings(color) & board
+            start = self._initial_pieces(color)
+            if not men | kings:
+                problems.append(f"{side} has no pieces")
+            elif men.bit_count() > start:
+                problems.append(f"{side} has {men.bit_count()} men: a side starts with "
+                                f"{start}")
+            elif (men | kings).bit_count() > start:
+                problems.append(f"{side} has {(men | kings).bit_count()} pieces: a side "
+                                f"starts with {start}")
+            crowned = men & self.promotion_squares(color)
+            if crowned:
+                squares = ", ".join(self._labels[sq] for sq in _bits(crowned))
+                problems.append(f"{side} has men on its crowning row ({squares}): a man that "
+                                "reaches it becomes a king")
+        return problems
+
+    def check_position(self, position: Position) -> None:
+        """Raise ``InvalidPosition`` naming every problem of ``position_problems``."""
+        problems = self.position_problems(position)
+        if problems:
+            raise InvalidPosition(f"impossible position in {self.name}: "
+                                  + "; ".join(problems))
+
+    def _initial_pieces(self, color: Color) -> int:
+        """How many pieces ``color`` starts with (from ``initial_fen``)."""
+        return self.initial_position().pieces(color).bit_count()
 
     def _fen_squares(self, body: str) -> Iterable[Square]:
         m = _RANGE.match(body)

@@ -21,6 +21,11 @@ class InvalidSquare(VariantError):
     pass
 
 
+class InvalidPosition(VariantError):
+    """A well-formed position that cannot arise in a game of this ruleset (a side without
+    pieces, more pieces than a side starts with, a man resting on its crowning row...)."""
+
+
 class InvalidNotation(VariantError):
     """The text is not a move in this ruleset's notation at all."""
 

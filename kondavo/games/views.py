@@ -118,7 +118,7 @@ def new_friend(request: HttpRequest) -> HttpResponse:
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
             rated=_checked(p, "rated"), start_fen=str(p.get("start_fen") or "") or None)
     except GameError as exc:
-        return _error(exc)
+        return _refused(request, exc)
     return _to_game(request, game)
 
 

@@ -43,10 +43,10 @@ pytestmark = pytest.mark.django_db
 FULL_GAMES = [
     ("international", "W:W21,10:B26,42", ["10-4", "26x17", "4-22", "17x28"], "black",
      "no_pieces"),
-    ("english", "B:W4,14:B3,6", ["3-7", "14-9", "6x13"], "black", "no_moves"),
+    ("english", "B:W18,9:B10,1", ["10-14", "9-5", "14x23"], "black", "no_moves"),
     ("brazilian", "W:Wh2,f2:Ba7,g5", ["f2-e3", "g5-h4", "h2-g3", "h4xf2xd4"], "black",
      "no_pieces"),
-    ("spanish", "W:W15,4:B26,3", ["15-19", "26-22", "19x26"], "white", "no_moves"),
+    ("spanish", "W:W9,18:B13,29", ["18-21", "29-25", "9x18"], "white", "no_moves"),
     ("turkish", "W:Wb3,f5:Bf7,c3", ["b3xd3", "f7-f6", "f5xf7"], "white", "no_pieces"),
 ]
 

@@ -35,12 +35,15 @@ def variant_of(key: str) -> Variant:
 
 def _start_position_fen(variant: Variant,
                         start_fen: str | None) -> tuple[str | None, str, Position]:
-    """Validated (start_fen, current fen, start position)."""
+    """Validated (start_fen, current fen, start position): a FEN of the ruleset, and a
+    position that can occur in its games (``Variant.check_position``: the editor's and
+    "continue from here"'s positions)."""
     if not start_fen:
         position = variant.initial_position()
         return None, variant.format_fen(position), position
     try:
         position = variant.parse_fen(str(start_fen)[:300])
+        variant.check_position(position)
     except VariantError as exc:
         raise GameError("bad_request", f"bad start position: {exc}") from None
     fen = variant.format_fen(position)
