@@ -1,4 +1,5 @@
-# Production image for Kondavo (web: Daphne, worker: Celery). See docker-compose.yml.
+# Production image for Kondavo (web: Daphne, workers: Celery; the edge is the official nginx
+# image). See docker-compose.yml.
 # Stage 1 compiles the bots' C core (bots/native) into a wheel; the runtime image has no
 # compiler and installs that wheel.
 FROM python:3.11-slim AS build
@@ -37,4 +38,6 @@ RUN pip install /tmp/wheels/*.whl && rm -rf /tmp/wheels \
 
 USER kondavo
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "kondavo.asgi:application"]
+# No --proxy-headers: the client's address comes from kondavo/proxy.py, which believes
+# X-Forwarded-For only from KONDAVO_TRUSTED_PROXIES (the edge; docs/deploying.md).
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "kondavo.asgi:application"]

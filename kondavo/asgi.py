@@ -1,6 +1,8 @@
-"""ASGI entry point: ``daphne kondavo.asgi:application``.
+"""ASGI entry point: ``daphne kondavo.asgi:application`` (never with ``--proxy-headers``).
 
-HTTP goes to Django (wrapped in the staticfiles handler when ``KONDAVO_SERVE_STATIC``, i.e.
+The outermost layer (``kondavo.proxy``) sets the client's address and scheme from proxy
+headers only when a proxy in ``KONDAVO_TRUSTED_PROXIES`` sent them.
+Then HTTP goes to Django (wrapped in the staticfiles handler when ``KONDAVO_SERVE_STATIC``, i.e.
 in local and test settings); websockets go through the allowed-hosts origin check, the
 session/auth middleware and the URL router built from ``kondavo/routing.py``.
 """
@@ -41,3 +43,10 @@ application = ProtocolTypeRouter(
 from kondavo.games.events import LoopBinding  # noqa: E402
 
 application = LoopBinding(application)
+
+# Outermost: the client's address and scheme as the trusted proxies tell them (a bad
+# KONDAVO_TRUSTED_PROXIES entry stops the server here, at start).
+from kondavo.proxy import TrustedProxies, TrustedProxyMiddleware, parse_trusted  # noqa: E402
+
+application = TrustedProxyMiddleware(
+    application, TrustedProxies(parse_trusted(settings.KONDAVO_TRUSTED_PROXIES)))

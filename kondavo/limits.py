@@ -193,9 +193,11 @@ class RequestLimitsMiddleware:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address as the server saw it. Behind a proxy, Daphne's
-    ``--proxy-headers`` (docker-compose.yml) already put the X-Forwarded-For client there;
-    a client-sent header is never read here, so it cannot dodge a limit by forging one."""
+    """The client's address: ``REMOTE_ADDR``, which Django's ASGI handler fills from
+    ``scope["client"]``. ``kondavo.proxy.TrustedProxyMiddleware`` (the outermost ASGI layer)
+    put the address there: the X-Forwarded-For client only when the request came through a
+    proxy in ``KONDAVO_TRUSTED_PROXIES``, otherwise the direct peer. No header is read here,
+    so a client cannot dodge a limit by forging one."""
     # (A request built without an address, as in tests, counts as 0.0.0.0.)
     return str(request.META.get("REMOTE_ADDR") or "0.0.0.0")
 

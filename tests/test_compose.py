@@ -1,10 +1,12 @@
-"""docker-compose.yml is valid against the compose spec (offline) and scalable."""
+"""docker-compose.yml is valid against the compose spec (offline) and scalable; only the edge
+(nginx, deploy/nginx/) publishes ports, and nothing runs Daphne with --proxy-headers."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 COMPOSE = REPO_DIR / "docker-compose.yml"
@@ -28,7 +30,7 @@ def test_compose_services_are_scalable() -> None:
     assert {"postgres", "redis", "web", "worker"} <= set(services)
     for name, service in services.items():
         assert "container_name" not in service, name
-        if name != "web":
+        if name != "edge":
             assert "ports" not in service, f"{name} must not publish host ports"
     assert "daphne" in str(services["web"]["command"])
     assert "-Q" in str(services["worker"]["command"])
@@ -53,3 +55,64 @@ def test_postgres_max_connections_fits_the_pools() -> None:
                                        str(services["worker"]["command"])).group(1))  # type: ignore[union-attr]
     needed = (1 + 1 * worker_concurrency + 3) * pool + 10
     assert int(match.group(1)) >= needed
+
+
+def load_services() -> dict[str, Any]:
+    from ruamel.yaml import YAML
+
+    services: dict[str, Any] = YAML(typ="safe").load(COMPOSE.read_text())["services"]
+    return services
+
+
+def test_the_edge_fronts_the_daphnes() -> None:
+    """nginx publishes 80 and 443 and mounts the deploy/nginx configuration read-only; the
+    Daphnes publish nothing and trust exactly the compose network the edge is on."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    compose = YAML(typ="safe").load(COMPOSE.read_text())
+    services = compose["services"]
+    edge = services["edge"]
+    assert edge["image"].startswith("nginx:")
+    assert {str(p).rsplit(":", 1)[1] for p in edge["ports"]} == {"80", "443"}
+    for volume in edge["volumes"]:
+        source, target, mode = volume.rsplit(":", 2)
+        assert mode == "ro", volume
+        if source.startswith("./deploy/"):
+            assert (REPO_DIR / source).exists(), volume
+    assert "static:/srv/kondavo/static:ro" in edge["volumes"]
+    assert edge["environment"]["KONDAVO_UPSTREAM"] == "web:8000"
+    assert edge["environment"]["KONDAVO_RESOLVER"] == "127.0.0.11"
+    web = services["web"]
+    assert "ports" not in web
+    assert "static:/app/staticfiles" in web["volumes"]
+    assert "collectstatic" in str(web["command"])
+    trusted = web["environment"]["KONDAVO_TRUSTED_PROXIES"]
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert trusted == subnet and re.fullmatch(r"\$\{KONDAVO_NETWORK_SUBNET:-[\d./]+\}", subnet)
+    entrypoint = REPO_DIR / "deploy/nginx/docker-entrypoint.d/40-kondavo-real-ip.sh"
+    assert entrypoint.stat().st_mode & 0o111, "the nginx image runs only executable scripts"
+
+
+def test_no_daphne_trusts_proxy_headers_by_itself() -> None:
+    """--proxy-headers would believe any client's X-Forwarded-For (kondavo/proxy.py decides)."""
+    paths = [COMPOSE, REPO_DIR / "Dockerfile", REPO_DIR / "README.md", REPO_DIR / "Makefile",
+             *(REPO_DIR / "docs").glob("*.md"), *(REPO_DIR / "deploy").rglob("*")]
+    import re
+
+    runs_daphne_with_it = re.compile(r"\bdaphne\b[^\n#]*--proxy-headers")
+    for path in paths:
+        if path.is_file():
+            assert not runs_daphne_with_it.search(path.read_text()), path
+    for name, service in load_services().items():
+        assert "--proxy-headers" not in str(service.get("command", "")), name
+    dockerfile = (REPO_DIR / "Dockerfile").read_text()
+    assert not [line for line in dockerfile.splitlines()
+                if "--proxy-headers" in line and not line.lstrip().startswith("#")]
+
+
+def test_the_analysis_worker_runs_its_own_queue() -> None:
+    command = load_services()["worker-analysis"]["command"]
+    assert command == ["celery", "-A", "kondavo", "worker", "-Q", "analysis",
+                       "--prefetch-multiplier=1", "--concurrency=1", "--loglevel=INFO"]

@@ -31,7 +31,9 @@ STORAGES = {
 }
 KONDAVO_SERVE_STATIC = False
 
-# Behind a TLS-terminating load balancer that sets X-Forwarded-Proto.
+# Served by kondavo.asgi, the scheme is scope["scheme"]: kondavo.proxy sets it from the
+# X-Forwarded-Proto of a trusted proxy only and removes the header before Django sees it, so
+# the setting below only matters outside kondavo.asgi (e.g. Django's test client).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_COOKIES = env_bool("SECURE_COOKIES", True)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
