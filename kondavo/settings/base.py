@@ -410,9 +410,15 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --------------------------------------------------------------------------- abuse limits
 
+# Proxies allowed to tell the client's address (X-Forwarded-For) and scheme
+# (X-Forwarded-Proto): comma-separated IPs and CIDRs, IPv4 or IPv6. Empty: no header is
+# believed. kondavo.proxy (the outermost ASGI layer) puts the address in scope["client"],
+# i.e. REMOTE_ADDR, which every per-address limit counts by (docs/deploying.md).
+KONDAVO_TRUSTED_PROXIES = env_list("KONDAVO_TRUSTED_PROXIES")
+
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT failed logins from one client IP
 # address, logins from it are refused (HTTP 429) for AXES_COOLOFF_MINUTES. The address is
-# REMOTE_ADDR: behind a proxy, Daphne's --proxy-headers sets it from X-Forwarded-For.
+# REMOTE_ADDR (kondavo.limits.client_ip), as kondavo.proxy left it.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
