@@ -11,3 +11,6 @@ urlpatterns = [
     path("", include("rating.urls")),
     path("", include("frontend.urls")),
 ]
+
+# An uncaught exception: 503 + Retry-After while PostgreSQL or Redis is down, else a 500.
+handler500 = "kondavo.outages.server_error"

@@ -67,7 +67,7 @@ def test_no_redis_means_in_memory_layer_and_eager_celery() -> None:
 
 def test_redis_layer_has_the_three_required_settings() -> None:
     layer = channel_layers_for("redis://127.0.0.1:6379/0")["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "kondavo.channel_layer.ResilientRedisChannelLayer"
     host = layer["CONFIG"]["hosts"][0]
     assert host["address"] == "redis://127.0.0.1:6379/0"
     assert host["socket_timeout"] is None
@@ -104,7 +104,7 @@ def test_loaded_settings_follow_the_environment() -> None:
     elif not os.environ.get("DATABASE_URL"):
         assert engine == "django.db.backends.sqlite3"
     if os.environ.get("REDIS_URL"):
-        assert layer == "channels_redis.core.RedisChannelLayer"
+        assert layer == "kondavo.channel_layer.ResilientRedisChannelLayer"
         assert settings.KONDAVO_BOT_INPROCESS is False
     else:
         assert layer == "channels.layers.InMemoryChannelLayer"

@@ -122,8 +122,12 @@ class RedisPresence:
     def __init__(self, url: str) -> None:
         import redis
 
-        self._redis = redis.Redis.from_url(url, socket_timeout=2.0,
-                                           socket_connect_timeout=2.0)
+        from kondavo.redis_clients import DEFAULT_SOCKET_TIMEOUT, connection_options
+
+        # A call during a Redis outage fails within about a second (callers log and go on);
+        # the first call after the restart succeeds on a fresh connection.
+        self._redis = redis.Redis.from_url(url, socket_timeout=DEFAULT_SOCKET_TIMEOUT,
+                                           **connection_options())
 
     @staticmethod
     def _key(game_id: str) -> str:

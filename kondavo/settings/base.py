@@ -163,7 +163,8 @@ def parse_database_url(url: str | None, *, base_dir: Path = BASE_DIR) -> dict[st
             "PORT": str(port) if port else "",
             "OPTIONS": options,
             # Persistent connections (only without a pool): each thread keeps its own
-            # connection (health-checked) instead of opening one per call.
+            # connection (health-checked) instead of opening one per call. With the pool,
+            # the health checks are the pool's check of each connection it hands out.
             "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
             "CONN_HEALTH_CHECKS": True,
         }
@@ -181,9 +182,11 @@ def postgres_pool_settings(options: dict[str, Any]) -> dict[str, Any]:
     One pool per process of at most ``DB_POOL_MAX_SIZE`` connections: a request or socket
     action that finds them all busy waits up to ``DB_POOL_TIMEOUT`` seconds for one instead
     of opening another PostgreSQL backend (which fails with "too many clients" under a
-    burst). A pool replaces persistent connections, so ``CONN_MAX_AGE`` is 0 with it.
-    PostgreSQL's ``max_connections`` must exceed (web replicas x DB_POOL_MAX_SIZE) +
-    (Celery worker processes x DB_POOL_MAX_SIZE) + a few for migrations and psql.
+    burst). While PostgreSQL is down that wait ends in an error (a 503 page, an
+    ``unavailable`` error frame: kondavo/outages.py), so it is kept short (10 s). A pool
+    replaces persistent connections, so ``CONN_MAX_AGE`` is 0 with it. PostgreSQL's
+    ``max_connections`` must exceed (web replicas x DB_POOL_MAX_SIZE) + (Celery worker
+    processes x DB_POOL_MAX_SIZE) + a few for migrations and psql.
     """
     if not env_bool("DB_POOL", True):
         return {}
@@ -192,18 +195,47 @@ def postgres_pool_settings(options: dict[str, Any]) -> dict[str, Any]:
     if not 0 <= min_size <= max_size or max_size < 1:
         raise ImproperlyConfigured(
             f"need 0 <= DB_POOL_MIN_SIZE ({min_size}) <= DB_POOL_MAX_SIZE ({max_size}), max >= 1")
+    # Each connection is checked (psycopg_pool's check_connection, one empty round trip) as
+    # it leaves the pool, so after a PostgreSQL restart the dead ones are dropped and
+    # replaced and none reaches a request: Django passes that check when
+    # CONN_HEALTH_CHECKS is on (parse_database_url).
     options["pool"] = {
         "min_size": min_size,
         "max_size": max_size,
-        "timeout": env_seconds("DB_POOL_TIMEOUT", 30.0),
+        "timeout": env_seconds("DB_POOL_TIMEOUT", 10.0),
     }
     return {"CONN_MAX_AGE": 0}
 
 
 # --------------------------------------------------------------------------- redis
 
-def channel_layers_for(redis_url: str | None) -> dict[str, Any]:
-    """Channel layer: in-memory without Redis, channels_redis with it.
+REDIS_SCHEMES = {"redis", "rediss", "unix"}
+
+
+def channel_redis_urls(redis_url: str | None, shard_urls: list[str] | None = None) -> list[str]:
+    """The channel layer's Redis servers: ``CHANNEL_REDIS_URLS`` (comma separated), else
+    ``REDIS_URL`` alone; none without Redis. channels-redis shards channels and groups over
+    them by a hash of their names, so every process must list the same URLs in the same
+    order. Presence, the cache and Celery stay on ``REDIS_URL``, hence it is required too.
+    """
+    if not shard_urls:
+        return [redis_url] if redis_url else []
+    if not redis_url:
+        raise ImproperlyConfigured(
+            "CHANNEL_REDIS_URLS needs REDIS_URL too (presence, cache and Celery use it)")
+    for url in shard_urls:
+        if urlsplit(url).scheme.lower() not in REDIS_SCHEMES:
+            raise ImproperlyConfigured(
+                f"CHANNEL_REDIS_URLS: {url!r} is not a redis://, rediss:// or unix:// URL")
+    if len(set(shard_urls)) != len(shard_urls):
+        raise ImproperlyConfigured(f"CHANNEL_REDIS_URLS lists a server twice: {shard_urls}")
+    return list(shard_urls)
+
+
+def channel_layers_for(redis_url: str | None,
+                       shard_urls: list[str] | None = None) -> dict[str, Any]:
+    """Channel layer: in-memory without Redis, else kondavo.channel_layer's Redis layer
+    (channels-redis that rides out a Redis restart) on ``channel_redis_urls``.
 
     The three Redis settings are required with redis-py 8 + channels-redis 4.3
     (channels_redis#422, redis-py#4091): ``socket_timeout: None`` (redis-py's new 5 s default
@@ -211,25 +243,38 @@ def channel_layers_for(redis_url: str | None) -> dict[str, Any]:
     ``max_connections`` far above the default 100, and a layer ``capacity`` far above 100
     (otherwise group messages are silently dropped "over capacity" during fan-out).
     """
-    if not redis_url:
+    urls = channel_redis_urls(redis_url, shard_urls)
+    if not urls:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    max_connections = env_int("CHANNEL_LAYER_MAX_CONNECTIONS", 1000)
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "kondavo.channel_layer.ResilientRedisChannelLayer",
             "CONFIG": {
                 "hosts": [
-                    {
-                        "address": redis_url,
-                        "socket_timeout": None,
-                        "max_connections": env_int("CHANNEL_LAYER_MAX_CONNECTIONS", 1000),
-                    }
+                    {"address": url, "socket_timeout": None, "max_connections": max_connections}
+                    for url in urls
                 ],
                 "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1500),
                 "expiry": 60,
                 "prefix": env_str("CHANNEL_LAYER_PREFIX", "kondavo"),
+                # A send or group send gives up after this many seconds while Redis is down
+                # (the move is stored; clients resync), instead of hanging.
+                "operation_timeout": env_seconds("CHANNEL_LAYER_TIMEOUT", 2.0),
+                # After a Redis restart the layer joins this process's groups again and
+                # sends this message to each re-joined channel (kondavo/channel_layer.py).
+                "rejoin_message_type": "layer.rejoined",
             },
         }
     }
+
+
+def redis_cache_options() -> dict[str, Any]:
+    """Connection options of the cache's Redis client (kondavo/redis_clients.py): a call
+    during an outage fails within about a second; the first after it succeeds."""
+    from kondavo.redis_clients import DEFAULT_SOCKET_TIMEOUT, connection_options
+
+    return {"socket_timeout": DEFAULT_SOCKET_TIMEOUT, **connection_options()}
 
 
 def caches_for(redis_url: str | None) -> dict[str, Any]:
@@ -240,6 +285,7 @@ def caches_for(redis_url: str | None) -> dict[str, Any]:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "kondavo"),
+            "OPTIONS": redis_cache_options(),
         }
     }
 
@@ -273,6 +319,13 @@ def celery_settings_for(redis_url: str | None, broker_url: str | None = None) ->
         "CELERY_RESULT_BACKEND": broker,
         "CELERY_RESULT_EXPIRES": 3600,
         "CELERY_BROKER_TRANSPORT_OPTIONS": redis_broker_transport_options(),
+        # A web process only publishes (every task ignores its result, so it never reads
+        # the result backend): a publish during a Redis outage fails after
+        # CELERY_BROKER_CONNECTION_TIMEOUT x (retries + 1) at most, the first after it
+        # reconnects (kondavo/redis_clients.py).
+        "CELERY_BROKER_CONNECTION_TIMEOUT": 2.0,
+        "CELERY_TASK_PUBLISH_RETRY_POLICY": {"max_retries": 2, "interval_start": 0,
+                                             "interval_step": 0.2, "interval_max": 0.5},
     }
 
 
@@ -290,10 +343,14 @@ def redis_broker_transport_options() -> dict[str, Any]:
     by the beat's flag sweep instead. A lost bot move is also asked for again by the bot
     move sweep after ``KONDAVO_BOT_STALL_SECONDS``, usually well before this timeout.
     """
+    from kondavo.redis_clients import kombu_transport_options
+
     return {
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
         "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
         "unacked_restore_throttle": 1,
+        # Connect timeout, keepalive and health checks: see kondavo/redis_clients.py.
+        **kombu_transport_options(),
     }
 
 
@@ -500,7 +557,8 @@ KONDAVO_SERVE_STATIC = env_bool("KONDAVO_SERVE_STATIC", False)
 # --------------------------------------------------------------------------- channels / celery
 
 REDIS_URL = env_str("REDIS_URL")
-CHANNEL_LAYERS = channel_layers_for(REDIS_URL)
+# The channel layer may be sharded over several Redis servers (CHANNEL_REDIS_URLS).
+CHANNEL_LAYERS = channel_layers_for(REDIS_URL, env_list("CHANNEL_REDIS_URLS"))
 # The cache holds the rate-limit counters, so it must be shared by every web process:
 # Redis (CACHE_REDIS_URL, default REDIS_URL) when there is one, else this process's memory.
 CACHES = caches_for(env_str("CACHE_REDIS_URL") or REDIS_URL)
@@ -559,9 +617,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "filters": {"client_fault": {"()": "kondavo.limits.ClientFaultLogFilter"}},
+    "filters": {"client_fault": {"()": "kondavo.limits.ClientFaultLogFilter"},
+                "outage": {"()": "kondavo.outages.OutageLogFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
-                             "filters": ["client_fault"]}},
+                             "filters": ["client_fault", "outage"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},

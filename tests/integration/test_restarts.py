@@ -1,0 +1,419 @@
+"""Redis and PostgreSQL restarts cost a reconnect (kondavo/channel_layer.py,
+kondavo/redis_clients.py, kondavo/outages.py).
+
+Each test starts its own throwaway Redis (and, for the PostgreSQL test, its own throwaway
+PostgreSQL cluster, migrated once per module) on free ports, and a real Daphne with the
+production settings on them; players and spectators are real websocket clients. Redis is
+killed (SIGKILL: its data is lost, as in a crash or a container restart) and started again
+on the same port; PostgreSQL is stopped ("fast" shutdown: every backend is disconnected)
+and started again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.error import HTTPError
+from urllib.request import Request, urlopen
+
+import pytest
+import websockets
+from integration_stack import REPO_DIR, Visitor, free_port, wait_for_port, wait_until
+
+pytestmark = [pytest.mark.services]
+
+WS_TIMEOUT = 20.0
+
+
+# --------------------------------------------------------------------------- own services
+
+class RedisServer:
+    """A throwaway redis-server (no persistence) that can be killed and started again."""
+
+    def __init__(self, workdir: Path) -> None:
+        if shutil.which("redis-server") is None:
+            pytest.skip("redis-server not installed")
+        self.port = free_port()
+        self.workdir = workdir
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)], stdout=subprocess.DEVNULL)
+        wait_for_port(self.port, self.proc)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL cluster that can be stopped and started again."""
+
+    def __init__(self, workdir: Path) -> None:
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+        if not bins:
+            pytest.skip("PostgreSQL binaries not installed")
+        self.bin = Path(bins[-1])
+        self.data = workdir / "pg"
+        self.data.mkdir()
+        self.as_owner: list[str] = []
+        if os.geteuid() == 0:  # initdb refuses to run as root
+            shutil.chown(self.data, "postgres", "postgres")
+            self.as_owner = ["runuser", "-u", "postgres", "--"]
+        subprocess.run([*self.as_owner, str(self.bin / "initdb"), "-D", str(self.data), "-U",
+                        "postgres", "--auth=trust"], check=True, stdout=subprocess.DEVNULL)
+        self.port = free_port()
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/kondavo"
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1 "
+                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+        subprocess.run([*self.as_owner, str(self.bin / "pg_ctl"), "-D", str(self.data), "-w",
+                        "-l", str(self.data / "server.log"), "-o", options, "start"],
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def stop(self) -> None:
+        subprocess.run([*self.as_owner, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m",
+                        "fast", "-w", "stop"], check=False, stdout=subprocess.DEVNULL)
+
+
+def production_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "kondavo.settings.production",
+           "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+           "SECURE_COOKIES": "false", "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "KONDAVO_BOT_INPROCESS": "false", "PYTHONUNBUFFERED": "1",
+           # every client of the test comes from 127.0.0.1
+           "KONDAVO_GUEST_RATE": "", "KONDAVO_CREATE_RATE_IP": "", **extra}
+    for name in ("CACHE_REDIS_URL", "CELERY_BROKER_URL", "CHANNEL_REDIS_URLS",
+                 "DJANGO_ALLOW_ASYNC_UNSAFE"):
+        env.pop(name, None)
+    return env
+
+
+class Daphne:
+    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        with open(log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                 "kondavo.asgi:application"], cwd=REPO_DIR, env=env, stdout=log,
+                stderr=subprocess.STDOUT)
+        wait_for_port(self.port, self.proc)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for_log(self, pattern: str, timeout: float) -> None:
+        wait_until(lambda: re.search(pattern, self.log()), timeout,
+                   f"{pattern!r} in the Daphne log")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    """A migrated throwaway PostgreSQL for this module."""
+    # (not under pytest's tmp_path: its parent is private to root, and PostgreSQL runs as
+    # its own user when the tests run as root)
+    workdir = tempfile.TemporaryDirectory(prefix="kondavo-pg-restart-")
+    Path(workdir.name).chmod(0o755)
+    server = PostgresServer(Path(workdir.name))
+    server.start()
+    try:
+        subprocess.run([str(server.bin / "createdb"), "-h", "127.0.0.1", "-p",
+                        str(server.port), "-U", "postgres", "kondavo"], check=True)
+        env = production_env(server.url, "")
+        env.pop("REDIS_URL")
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                       cwd=REPO_DIR, env=env, check=True)
+        yield server
+    finally:
+        server.stop()
+        workdir.cleanup()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture
+def daphne_factory(artifacts_dir: Path) -> Iterator[Any]:
+    started: list[Daphne] = []
+
+    def start(env: dict[str, str], name: str) -> Daphne:
+        daphne = Daphne(env, artifacts_dir / f"restarts-{name}.log")
+        started.append(daphne)
+        return daphne
+
+    yield start
+    for daphne in started:
+        daphne.stop()
+
+
+# --------------------------------------------------------------------------- clients
+
+class Client:
+    """One websocket of a game page (a player or a spectator)."""
+
+    def __init__(self, ws: Any, state: dict[str, Any]) -> None:
+        self.ws = ws
+        self.state = state
+
+    @classmethod
+    async def open(cls, base: str, game_id: str, visitor: Visitor | None) -> Client:
+        headers = {"Cookie": visitor.cookie_header()} if visitor is not None else {}
+        ws = await websockets.connect(base.replace("http://", "ws://") + f"/ws/game/{game_id}/",
+                                      origin=base, open_timeout=WS_TIMEOUT,
+                                      additional_headers=headers)
+        client = cls(ws, {})
+        client.state = (await client.next_frame("state"))["d"]
+        return client
+
+    async def next_frame(self, *types: str, timeout: float = WS_TIMEOUT) -> dict[str, Any]:
+        """The next frame of one of ``types`` (other frames are skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = max(deadline - time.monotonic(), 0.01)
+            frame = json.loads(await asyncio.wait_for(self.ws.recv(), left))
+            if frame["t"] in types:
+                return frame
+
+    async def send(self, t: str, **d: Any) -> None:
+        await self.ws.send(json.dumps({"t": t, "d": d}))
+
+    async def move(self, ply: int, notation: str) -> None:
+        await self.send("move", ply=ply, move=notation)
+
+
+def new_friend_game(base: str) -> tuple[str, Visitor, Visitor]:
+    white, black = Visitor(base), Visitor(base)
+    white.get("/")
+    black.get("/")
+    game = white.post_json("/games/new/friend", {"ruleset": "international", "color": "white",
+                                                 "time_control": "untimed"})
+    black.post_json(f"/games/{game['id']}/join", {})
+    return str(game["id"]), white, black
+
+
+async def play_and_see(mover: Client, watchers: list[Client], ply: int,
+                       timeout: float) -> tuple[str, float]:
+    """``mover`` plays its first legal move at ``ply``; returns the move and the time until
+    every watcher got it pushed as a ``move`` frame (the mover gets it too)."""
+    notation = mover.state["legal"][0]["notation"]
+    started = time.monotonic()
+    await mover.move(ply, notation)
+    for watcher in watchers:
+        frame = await watcher.next_frame("move", timeout=timeout)
+        assert frame["d"]["ply"] == ply + 1, frame
+        watcher.state = frame["d"]
+    seconds = time.monotonic() - started
+    frame = await mover.next_frame("move", timeout=timeout)
+    assert frame["d"]["ply"] == ply + 1, frame
+    mover.state = frame["d"]
+    return notation, seconds
+
+
+def http_get(url: str, accept: str = "text/html") -> tuple[int, dict[str, str], str]:
+    try:
+        with urlopen(Request(url, headers={"Accept": accept}), timeout=30) as resp:
+            return resp.status, dict(resp.headers), resp.read().decode()
+    except HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read().decode()
+
+
+# --------------------------------------------------------------------------- tests
+
+def test_redis_restart_keeps_sockets_and_moves_flow_again(
+        postgres: PostgresServer, redis_server: RedisServer, daphne_factory: Any) -> None:
+    daphne = daphne_factory(production_env(postgres.url, redis_server.url), "redis")
+    game_id, white_visitor, black_visitor = new_friend_game(daphne.base)
+
+    async def scenario() -> float:
+        white = await Client.open(daphne.base, game_id, white_visitor)
+        black = await Client.open(daphne.base, game_id, black_visitor)
+        spectator = await Client.open(daphne.base, game_id, None)
+        clients = [white, black, spectator]
+        await play_and_see(white, [black, spectator], 0, timeout=10)  # it works before
+        # black's socket, which gets the next move, learnt its legal moves from white's move
+
+        redis_server.kill()
+        await asyncio.sleep(1.0)  # Redis stays down for a second: its data is gone
+        redis_server.start()
+        # The layer noticed (its watch) and joined this process's groups again.
+        await asyncio.to_thread(daphne.wait_for_log, r"re-joined their groups", 15)
+
+        for client in clients:  # every socket is still open and answers
+            await client.send("ping")
+            await client.next_frame("pong", timeout=10)
+        # After the restart a move is pushed to the opponent and the spectator at once.
+        _, seconds = await play_and_see(black, [white, spectator], 1, timeout=5)
+        for client in clients:
+            assert client.ws.close_code is None
+            await client.ws.close()
+        return seconds
+
+    seconds = asyncio.run(scenario())
+    assert seconds < 5
+    log = daphne.log()  # no consumer died, nothing was logged with a traceback
+    assert "Exception inside application" not in log and "Traceback" not in log, log[-4000:]
+
+
+def test_postgres_restart_gives_503_and_error_frames_then_works(
+        postgres: PostgresServer, redis_server: RedisServer, daphne_factory: Any) -> None:
+    env = production_env(postgres.url, redis_server.url, DB_POOL="true", DB_POOL_TIMEOUT="2")
+    daphne = daphne_factory(env, "postgres")
+    game_id, white_visitor, black_visitor = new_friend_game(daphne.base)
+    page = f"{daphne.base}/game/{game_id}/"
+
+    async def scenario() -> None:
+        white = await Client.open(daphne.base, game_id, white_visitor)
+        black = await Client.open(daphne.base, game_id, black_visitor)
+        await play_and_see(white, [black], 0, timeout=10)
+
+        await asyncio.to_thread(postgres.stop)
+        try:
+            # HTTP: a clean 503 (page or JSON) with Retry-After, no 500.
+            status, headers, body = await asyncio.to_thread(http_get, page)
+            assert status == 503 and headers.get("Retry-After"), (status, body[:500])
+            assert "Back in a moment" in body
+            status, headers, body = await asyncio.to_thread(
+                http_get, f"{daphne.base}/games/{game_id}/state.json", "application/json")
+            assert status == 503, (status, body[:500])
+            assert json.loads(body)["error"]["code"] == "unavailable"
+            # A websocket action gets an error frame; the socket stays open.
+            notation = black.state["legal"][0]["notation"]
+            await black.move(1, notation)
+            error = await black.next_frame("error", timeout=15)
+            assert error["d"]["code"] == "unavailable", error
+            assert black.ws.close_code is None
+        finally:
+            await asyncio.to_thread(postgres.start)
+
+        # After the restart the next move is played and reaches the opponent.
+        await black.move(1, notation)
+        frame = await white.next_frame("move", "error", timeout=30)
+        assert frame["t"] == "move" and frame["d"]["ply"] == 2, frame
+        for client in (white, black):
+            assert client.ws.close_code is None
+            await client.ws.close()
+
+    asyncio.run(scenario())
+    status, _, _ = http_get(page)
+    assert status == 200
+    log = daphne.log()  # no 500, no consumer died, nothing was logged with a traceback
+    assert "Internal Server Error" not in log, log[-4000:]
+    assert "Exception inside application" not in log and "Traceback" not in log, log[-4000:]
+
+
+# --------------------------------------------------------------------------- the layer itself
+
+def layer_on(*servers: RedisServer, **config: Any) -> Any:
+    from kondavo.channel_layer import ResilientRedisChannelLayer
+
+    hosts = [{"address": s.url, "socket_timeout": None} for s in servers]
+    return ResilientRedisChannelLayer(hosts=hosts, prefix="restart-test", capacity=100,
+                                      rejoin_message_type="layer.rejoined", **config)
+
+
+async def test_layer_bounds_sends_and_keeps_receiving_through_a_restart(
+        redis_server: RedisServer) -> None:
+    from kondavo.channel_layer import ChannelLayerUnavailable
+
+    layer = layer_on(redis_server, operation_timeout=1.0, max_retry_delay=0.5,
+                     watch_interval=0.2)
+    channel = await layer.new_channel()
+    await layer.group_add("game.abc", channel)
+    await layer.group_send("game.abc", {"type": "hello", "n": 1})
+    assert (await asyncio.wait_for(layer.receive(channel), 5))["n"] == 1
+    receiving = asyncio.ensure_future(layer.receive(channel))  # waits through the outage
+
+    await asyncio.to_thread(redis_server.kill)
+    started = time.monotonic()
+    with pytest.raises(ChannelLayerUnavailable):
+        await layer.group_send("game.abc", {"type": "hello", "n": 2})
+    with pytest.raises(ChannelLayerUnavailable):
+        await layer.send(channel, {"type": "hello", "n": 3})
+    assert time.monotonic() - started < 2 * 1.0 + 0.5  # bounded, not hanging
+    await layer.group_add("game.xyz", channel)  # no error: joined when Redis is back
+    await asyncio.sleep(0.5)
+    assert not receiving.done()  # the receive loop did not raise
+
+    await asyncio.to_thread(redis_server.start)
+    # The watch finds the data lost and joins both groups again; the channel is told.
+    notice = await asyncio.wait_for(receiving, 10)
+    assert notice == {"type": "layer.rejoined", "generation": 1}
+    assert layer.generation == 1
+    await layer.group_send("game.abc", {"type": "hello", "n": 4})
+    await layer.group_send("game.xyz", {"type": "hello", "n": 5})
+    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+    assert sorted(m["n"] for m in got) == [4, 5]
+    # A discarded membership is not added again after the next restart.
+    await layer.group_discard("game.xyz", channel)
+    await layer.close_pools()
+
+
+async def test_sharded_layer_rejoins_only_the_restarted_shard(tmp_path: Path) -> None:
+    servers = [RedisServer(tmp_path / str(i)) for i in range(2)]
+    for server in servers:
+        server.workdir.mkdir()
+        server.start()
+    try:
+        layer = layer_on(*servers, max_retry_delay=0.5, watch_interval=0.2)
+        channel = await layer.new_channel()
+        groups = [f"game.g{i}" for i in range(40)]
+        for group in groups:
+            await layer.group_add(group, channel)
+        on_shard = {i: [g for g in groups if layer.consistent_hash(g) == i] for i in (0, 1)}
+        assert on_shard[0] and on_shard[1]  # channels-redis spread them over both
+
+        await asyncio.to_thread(servers[1].kill)
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(servers[1].start)
+        notice = await asyncio.wait_for(layer.receive(channel), 10)
+        assert notice["type"] == "layer.rejoined" and layer.generation == 1
+        import redis
+
+        for i, server in enumerate(servers):
+            client = redis.Redis.from_url(server.url)
+            for group in on_shard[i]:
+                assert client.zcard(f"restart-test:group:{group}") == 1
+        for n, group in enumerate(groups):
+            await layer.group_send(group, {"type": "hello", "n": n})
+        got = {(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in groups}
+        assert got == set(range(len(groups)))
+        await layer.close_pools()
+    finally:
+        for server in servers:
+            server.kill()
