@@ -167,6 +167,9 @@ def parse_database_url(url: str | None, *, base_dir: Path = BASE_DIR) -> dict[st
             # the health checks are the pool's check of each connection it hands out.
             "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
             "CONN_HEALTH_CHECKS": True,
+            # true behind PgBouncer in transaction mode, where a cursor cannot outlive its
+            # transaction (docs/deploying.md). Prepared statements are off already (Django).
+            "DISABLE_SERVER_SIDE_CURSORS": env_bool("DB_DISABLE_SERVER_SIDE_CURSORS", False),
         }
         database.update(postgres_pool_settings(options))
         return database
