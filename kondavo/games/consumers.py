@@ -1,8 +1,12 @@
 """Thin websocket consumers for ``/ws/game/<id>/`` and ``/ws/lobby/`` (docs/protocol.md).
 
-A consumer authenticates (session -> Player), checks the frame size before parsing,
-rate-limits, dispatches each ``t`` to one handler that calls a service off the event loop,
-and turns a ``GameError`` into an ``error`` frame. All logic is in services/selectors.
+A consumer admits the socket (``kondavo.games.discipline``: the per-address connect gate,
+the owner's cool-down and the socket caps shared by every Daphne), authenticates (session
+-> Player), spends the socket's frame budget before looking at a frame (a junk frame costs
+O(1) and never reaches the database or the channel layer), checks the frame's limits,
+dispatches each ``t`` to one handler that calls a service off the event loop, and turns a
+``GameError`` into an ``error`` frame. Group messages come through this process's
+``kondavo.games.hub``. All logic is in services/selectors.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -18,15 +23,17 @@ from django.conf import settings
 
 from kondavo.accounts.middleware import get_player_for_scope
 from kondavo.accounts.models import Player
-from kondavo.games import events, selectors, services
+from kondavo.games import discipline, events, selectors, services
+from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, CLOSE_TOO_LARGE
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
+from kondavo.games.hub import PLAYERS, SPECTATORS, hub
 from kondavo.games.services import lobby
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
+from kondavo.outages import OUTAGE_ERRORS, outage_frame_error
 from kondavo.ratelimits import creation_limit
 
-# Daphne (autobahn) sends only 1000 and 3000-4999: 4009 mirrors 1009 "message too big".
-CLOSE_TOO_LARGE = 4009
+__all__ = ["CLOSE_FLOOD", "CLOSE_REFUSED", "CLOSE_TOO_LARGE", "GameConsumer", "LobbyConsumer"]
 
 
 def _in_memory_sqlite() -> bool:
@@ -44,23 +51,9 @@ def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return database_sync_to_async(fn, thread_sensitive=_in_memory_sqlite())
 
 
-class TokenBucket:
-    """``rate`` tokens per second, at most ``burst`` saved up."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+def off_loop(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """``fn`` (no database) in a worker thread."""
+    return sync_to_async(fn, thread_sensitive=False)
 
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -84,11 +77,23 @@ def _presence_key(presence: dict[str, Any]) -> dict[str, Any]:
 
 
 class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
-    """Frame checks and dispatch shared by both sockets."""
+    """Admission, frame checks, dispatch and hub subscriptions shared by both sockets."""
 
     player: Player | None = None
     version: int = 0
     _handler_table: dict[str, Handler] | None = None
+    registry_keys: list[str]
+    hub_groups: list[str]
+    closing = False
+    admitted = False  # passed the gate and the caps (a refused socket cleans up nothing)
+    # While the consumer handles something (connecting, a frame), group messages from the
+    # hub wait in ``hub_pending`` and are sent after it, in order, as Channels would have:
+    # a client never gets an event before the state it follows, nor a state older than an
+    # event it already got.
+    busy = True
+    hub_pending: list[dict[str, Any]]
+    hub_overflow = False
+    MAX_PENDING = 1000
 
     def handlers(self) -> dict[str, Handler]:
         raise NotImplementedError
@@ -107,10 +112,49 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    def make_bucket(self) -> TokenBucket:
-        rate = float(getattr(settings, "KONDAVO_WS_RATE", 20))
-        burst = float(getattr(settings, "KONDAVO_WS_BURST", 40))
-        return TokenBucket(rate, burst)
+    async def admit(self) -> bool:
+        """Gate, player, cool-down and caps. False: the socket was refused (and closed)."""
+        self.registry_keys = []
+        self.hub_groups = []
+        self.hub_pending = []
+        self.budget = discipline.FrameBudget()
+        self.owner = discipline.owner_of(self.scope, None)
+        if not discipline.connect_gate.allow(self.owner.address):
+            await self.close()  # before accept: the handshake gets a 403, nothing else is done
+            return False
+        self.player = await get_player_for_scope(self.scope)
+        self.owner = discipline.owner_of(self.scope, self.player.pk if self.player else None)
+        try:
+            self.registry_keys = await off_loop(discipline.socket_admit)(self.owner,
+                                                                          self.channel_name)
+        except discipline.Refused as exc:
+            await self.accept()
+            await self.send_error(exc.code, exc.message)
+            await self.close(code=CLOSE_REFUSED)
+            return False
+        self.registry_refreshed = time.monotonic()
+        self.admitted = True
+        return True
+
+    async def release(self) -> None:
+        for group in self.hub_groups:
+            await hub().leave(group, self)
+        self.hub_groups = []
+        keys, self.registry_keys = getattr(self, "registry_keys", []), []
+        if keys:
+            await off_loop(discipline.socket_release)(keys, self.channel_name)
+
+    async def subscribe(self, group: str, rank: int = SPECTATORS) -> None:
+        await hub().join(group, self, rank)
+        if group not in self.hub_groups:
+            self.hub_groups.append(group)
+
+    async def heartbeat_registry(self) -> None:
+        """Keep this socket's registry entries alive (every third of their ttl)."""
+        if self.registry_keys and (time.monotonic() - self.registry_refreshed
+                                   > discipline.refresh_every()):
+            self.registry_refreshed = time.monotonic()
+            await off_loop(discipline.socket_refresh)(self.registry_keys, self.channel_name)
 
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
                    close: bool = False) -> None:
@@ -135,14 +179,24 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
+        if self.closing:
+            return
+        verdict = self.budget.admit()  # first, before even measuring the frame
+        if verdict != discipline.ACCEPT:
+            if verdict == discipline.REFUSE:
+                await self.send_error("rate_limited", "too many frames: slow down")
+            elif verdict == discipline.FLOOD:
+                self.closing = True
+                await self.send_error("flooding", "too many frames: this connection is closed")
+                await self.close(code=CLOSE_FLOOD)
+                await off_loop(discipline.cool_down)(self.owner)
+            return
         raw: str | bytes = text_data if text_data is not None else (bytes_data or b"")
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > MAX_FRAME_BYTES:  # an error frame, then a clean close
+            self.closing = True
             await self.send_error("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
             await self.close(code=CLOSE_TOO_LARGE)
-            return
-        if not self.bucket.take():
-            await self.send_error("rate_limited", "too many frames: slow down")
             return
         try:  # depth, numbers, strings and sizes checked before any work (kondavo.limits)
             frame = decode_frame(raw)
@@ -157,13 +211,55 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             await self.send_error("unknown_type", f"unknown frame type {frame['t'][:32]!r}")
             return
+        self.busy = True
         try:
             await handler(data)
         except GameError as exc:
             await self.send_error(exc.code, exc.message)
+        except OUTAGE_ERRORS:  # PostgreSQL or Redis is down: nothing changed, the socket stays
+            await self.send_error(*outage_frame_error())
+        finally:
+            await self.done_handling()
 
     async def do_ping(self, data: dict[str, Any]) -> None:
+        await self.heartbeat_registry()
         await self.send_frame("pong", {})
+
+    async def hub_message(self, message: dict[str, Any]) -> None:
+        """A group message from this process's hub: as if it came through the layer."""
+        if self.busy:
+            if len(self.hub_pending) >= self.MAX_PENDING:  # resync when done instead
+                self.hub_pending.clear()
+                self.hub_overflow = True
+            self.hub_pending.append(message)
+            return
+        await self.dispatch(message)
+
+    async def done_handling(self) -> None:
+        """Send the group messages that arrived meanwhile, then take new ones directly."""
+        while self.hub_pending:
+            await self.dispatch(self.hub_pending.pop(0))
+        if self.hub_overflow:
+            self.hub_overflow = False
+            await self.resync_client()
+        self.busy = False
+
+    async def hub_reconnected(self) -> None:
+        """The channel layer came back (messages may have been lost): resync the client
+        (now, or when the consumer is done with what it is handling)."""
+        if self.busy:
+            self.hub_overflow = True
+            return
+        self.busy = True
+        try:
+            await self.resync_client()
+        except GameError:
+            pass
+        finally:
+            await self.done_handling()
+
+    async def resync_client(self) -> None:
+        """Send the client the whole current state."""
 
 
 class GameConsumer(_ProtocolConsumer):
@@ -191,17 +287,15 @@ class GameConsumer(_ProtocolConsumer):
         }
 
     async def connect(self) -> None:
-        self.bucket = self.make_bucket()
         self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])[:12]
         self.group = game_group(self.game_id)
-        self.player = await get_player_for_scope(self.scope)
         self.member = ""
         self.presence_sent: dict[str, Any] | None = None
+        if not await self.admit():
+            return
         await self.accept()
-        # Join the group before the state is read, so no event falls between the two.
-        await self.channel_layer.group_add(self.group, self.channel_name)
 
-        def opened() -> tuple[int, dict[str, Any]] | None:
+        def opened() -> tuple[int, dict[str, Any], bool] | None:
             """One trip to the database: flag check, presence, then the state."""
             services.game_flag_if_expired(game_id=self.game_id)
             game = selectors.game_get(game_id=self.game_id)
@@ -210,21 +304,28 @@ class GameConsumer(_ProtocolConsumer):
             self.member = services.presence_member(game=game, player=self.player,
                                                    socket_id=self.channel_name)
             presence = services.game_presence_open(game=game, member=self.member)
-            return game.version, selectors.game_state(game, self.player, presence=presence)
+            state = selectors.game_state(game, self.player, presence=presence)
+            return game.version, state, game.side_of(self.player) is not None
 
+        # Subscribe before the state is read, so no event falls between the two (as a
+        # spectator: moved up to the players' rank once the seat is known).
+        await self.subscribe(self.group)
         result = await db_call(opened)()
         if result is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.release()
             await self.send_error("not_found", "no such game")
             await self.close(code=4404)
             return
-        self.version = result[0]
-        self.presence_sent = _presence_key(result[1]["presence"])
-        await self.send_frame("state", result[1])
+        version, state, seated = result
+        if seated:
+            await self.subscribe(self.group, PLAYERS)
+        self.version = version
+        self.presence_sent = _presence_key(state["presence"])
+        await self.send_frame("state", state)
+        await self.done_handling()
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.release()
         if getattr(self, "member", ""):
             def closed() -> None:
                 game = selectors.game_get(game_id=self.game_id)
@@ -257,6 +358,8 @@ class GameConsumer(_ProtocolConsumer):
         way (an overloaded channel layer drops messages) shows up as a gap at the next
         ping, and the client resyncs. A presence change nobody announced (a socket that
         died without closing has expired) is sent to this socket before the ``pong``."""
+        await self.heartbeat_registry()
+
         def beat() -> tuple[int, dict[str, Any]] | None:
             game = selectors.game_get(game_id=self.game_id)
             if game is None:
@@ -276,6 +379,9 @@ class GameConsumer(_ProtocolConsumer):
     async def do_resync(self, data: dict[str, Any]) -> None:
         _, result = await db_call(self._checked_state)()
         await self._send_state(result)
+
+    async def resync_client(self) -> None:
+        await self.do_resync({})
 
     async def do_flag(self, data: dict[str, Any]) -> None:
         """The client's display of the running clock reached zero: check it now. If the
@@ -322,7 +428,9 @@ class GameConsumer(_ProtocolConsumer):
                 services.game_presence_open(game=game, member=member)
             return self._state()
 
-        await self._send_state(await db_call(joined)())
+        result = await db_call(joined)()
+        await self.subscribe(self.group, PLAYERS)
+        await self._send_state(result)
 
     def _action(self, service: Callable[..., Any]) -> Handler:
         async def handler(data: dict[str, Any]) -> None:
@@ -332,7 +440,7 @@ class GameConsumer(_ProtocolConsumer):
 
         return handler
 
-    # --- channel layer messages
+    # --- channel layer messages (through the hub)
     async def game_event(self, message: dict[str, Any]) -> None:
         for frame in message["frames"]:
             if frame["v"] <= self.version:
@@ -364,16 +472,17 @@ class LobbyConsumer(_ProtocolConsumer):
         }
 
     async def connect(self) -> None:
-        self.bucket = self.make_bucket()
         self.my_seeks: set[int] = set()
-        self.player = await get_player_for_scope(self.scope)
-        self.groups_joined = [LOBBY_GROUP]
-        if self.player is not None:
-            self.groups_joined.append(player_group(self.player.pk))
+        if not await self.admit():
+            return
         await self.accept()
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.subscribe(LOBBY_GROUP)
+        if self.player is not None:
+            await self.subscribe(player_group(self.player.pk), PLAYERS)
+        await self.send_snapshot()
+        await self.done_handling()
 
+    async def send_snapshot(self) -> None:
         def snapshot() -> tuple[int, list[dict[str, Any]]]:
             if self.player is not None:
                 lobby.lobby_socket_seen(player=self.player, socket_id=self.channel_name)
@@ -382,14 +491,18 @@ class LobbyConsumer(_ProtocolConsumer):
         version, seeks = await database_sync_to_async(snapshot)()
         await self.lobby_seeks({"version": version, "seeks": seeks})
 
+    async def resync_client(self) -> None:
+        await self.send_snapshot()
+
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if self.player is not None:  # the player's last lobby socket takes their seeks
+        await self.release()
+        if self.admitted and self.player is not None:  # the last lobby socket takes the seeks
             await database_sync_to_async(lobby.lobby_socket_closed)(
-                player=self.player, socket_id=self.channel_name, own_seeks=self.my_seeks)
+                player=self.player, socket_id=self.channel_name,
+                own_seeks=getattr(self, "my_seeks", set()))
 
     async def do_ping(self, data: dict[str, Any]) -> None:
+        await self.heartbeat_registry()
         if self.player is not None:
             await database_sync_to_async(lobby.lobby_socket_seen)(
                 player=self.player, socket_id=self.channel_name)
@@ -405,10 +518,10 @@ class LobbyConsumer(_ProtocolConsumer):
         variant, tc = data.get("variant"), data.get("time_control")
         if not isinstance(variant, str) or not isinstance(tc, str):
             raise GameError("bad_request", 'a seek is {"variant": key, "time_control": "5+3"}')
-        client = self.scope.get("client") or ("unknown", 0)
+        address = self.owner.address
 
         def create() -> Any:
-            creation_limit(player_id=player.pk, ip=str(client[0]))  # 429-style rate limit
+            creation_limit(player_id=player.pk, ip=address)  # 429-style rate limit
             return services.seek_create(player=player, ruleset=variant, time_control=tc,
                                         rated=bool(data.get("rated")),
                                         color=str(data.get("color") or "random"))
@@ -426,7 +539,7 @@ class LobbyConsumer(_ProtocolConsumer):
         await database_sync_to_async(services.seek_accept)(seek_id=data.get("id"),
                                                           player=player)
 
-    # --- channel layer messages
+    # --- channel layer messages (through the hub)
     async def lobby_seeks(self, message: dict[str, Any]) -> None:
         version = int(message["version"])
         if version < self.version:

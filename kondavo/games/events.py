@@ -1,25 +1,55 @@
 """Publishing to the channel layer. Services call these from ``transaction.on_commit`` only.
 
 Groups: ``game.<id>`` (everyone watching a game), ``lobby`` (everyone in the lobby) and
-``player.<pk>`` (one player's lobby sockets, for "your seek was accepted").
+``player.<pk>`` (one player's lobby sockets, for "your seek was accepted"). Every message
+carries its ``group``: each Daphne's ``kondavo.games.hub`` subscribes to a group once and
+hands its messages to the process's sockets.
+
+A publish never waits for a busy event loop and is never dropped because one is busy:
+
+- With Redis (several processes), messages go out from this process's **send thread**, an
+  event loop of its own that does nothing else, so a Daphne whose main loop is loaded (a
+  flood, a crowd) still publishes each move at once. A send that fails (Redis restarting)
+  is tried again with a growing pause for ``retry_for`` seconds; the clients meanwhile
+  notice the gap at their next ``pong`` (which carries the database's version) and resync.
+- With the in-memory layer (the embedded mode: one process), the sockets are served by the
+  main loop, so messages are handed to it (``call_soon_threadsafe``, no waiting): a busy
+  loop delivers them late, never loses them.
+
+Messages of one group are sent in the order they were published (one ordered lane per
+group; lanes run side by side), so a socket never sees a later move before an earlier one.
+
+Presence changes are coalesced per game: at most one ``presence`` message per game every
+``KONDAVO_PRESENCE_PUBLISH_SECONDS`` (1 s) from each process, the latest one winning, so a
+crowd joining or leaving a game costs its sockets about one frame a second, not one per
+socket per change.
+
+Which loop serves a request is explicit: the ASGI application (``LoopBinding``) and each
+consumer bind the serving event loop in a context variable, which ``sync_to_async`` carries
+into the worker thread of a view or a service call, and so into its ``on_commit`` callbacks.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import atexit
 import contextvars
 import json
 import logging
+import os
+import threading
 import time
+from collections import deque
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+LANES = 8
 
 
 def game_group(game_id: str) -> str:
@@ -30,23 +60,123 @@ def player_group(player_id: int) -> str:
     return f"player.{player_id}"
 
 
+class _Lanes:
+    """Ordered sends on one event loop: one FIFO per lane, lanes drained side by side.
+    Every method runs on ``loop``'s thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, publisher: Publisher) -> None:
+        self.loop = loop
+        self.publisher = publisher
+        self.queues: list[deque[tuple[Any, str, dict[str, Any]]]] = [
+            deque() for _ in range(LANES)]
+        self.running: list[asyncio.Task[None] | None] = [None] * LANES
+        self.coalesced: dict[str, dict[str, Any]] = {}  # group -> latest pending presence
+        self.last_presence: dict[str, float] = {}  # group -> when the last one went out
+
+    def put(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+        lane = hash(group) % LANES
+        queue = self.queues[lane]
+        if len(queue) >= self.publisher.max_queued:
+            log.warning("publish queue full: dropping a message to %s (clients resync)", group)
+            return
+        queue.append((layer, group, message))
+        task = self.running[lane]
+        if task is None or task.done():
+            self.running[lane] = self.loop.create_task(self._drain(lane))
+
+    def put_presence(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+        """At most one presence message per group per interval; the latest wins."""
+        interval = self.publisher.presence_interval()
+        now = time.monotonic()
+        pending = group in self.coalesced
+        self.coalesced[group] = message
+        if pending:
+            return
+        wait = self.last_presence.get(group, -1e9) + interval - now
+        if wait <= 0:
+            self._flush_presence(layer, group)
+        else:
+            self.loop.call_later(wait, self._flush_presence, layer, group)
+
+    def _flush_presence(self, layer: Any, group: str) -> None:
+        message = self.coalesced.pop(group, None)
+        if message is None:
+            return
+        self.last_presence[group] = time.monotonic()
+        if len(self.last_presence) > 10_000:  # forget games quiet for a while
+            horizon = time.monotonic() - 60
+            for key in [k for k, t in self.last_presence.items() if t < horizon]:
+                del self.last_presence[key]
+        self.put(layer, group, message)
+
+    async def _drain(self, lane: int) -> None:
+        queue = self.queues[lane]
+        while queue:
+            layer, group, message = queue[0]
+            await self.publisher.deliver(layer, group, message)
+            queue.popleft()
+
+    def pending(self) -> int:
+        return sum(len(q) for q in self.queues) + len(self.coalesced)
+
+
+class _SendThread:
+    """This process's event loop for sends to a shared (Redis) layer."""
+
+    def __init__(self, publisher: Publisher) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.lanes = _Lanes(self.loop, publisher)
+        self.pid = os.getpid()
+        ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(ready,),
+                                       name="kondavo-publisher", daemon=True)
+        self.thread.start()
+        ready.wait(5)
+
+    def _run(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.call_soon(ready.set)
+        self.loop.run_forever()
+
+    def alive(self) -> bool:
+        return self.pid == os.getpid() and self.thread.is_alive()
+
+    def submit(self, layer: Any, group: str, message: dict[str, Any], presence: bool) -> None:
+        put = self.lanes.put_presence if presence else self.lanes.put
+        self.loop.call_soon_threadsafe(put, layer, group, message)
+
+    def drain(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s until nothing is left to send (e.g. before exiting)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            fut = asyncio.run_coroutine_threadsafe(self._pending(), self.loop)
+            try:
+                if fut.result(timeout=max(0.01, deadline - time.monotonic())) == 0:
+                    return True
+            except Exception:
+                return False
+            time.sleep(0.02)
+        return False
+
+    async def _pending(self) -> int:
+        return self.lanes.pending()
+
+
 class Publisher:
-    """The one way the games app sends to the channel layer.
+    """The one way the games app sends to the channel layer (see the module docstring)."""
 
-    Which event loop a send runs on is explicit: the ASGI application (``LoopBinding``) and
-    each consumer bind the serving event loop in a context variable, which Django's and
-    Channels' ``sync_to_async`` carry into the worker thread of a view or a service call,
-    and so into its ``transaction.on_commit`` callbacks. With a bound loop that is running,
-    the send is scheduled on it and waited for (bounded): the in-memory layer is not
-    thread-safe and the Redis layer's connections belong to their loop. Without one (a
-    Celery worker, a script, a stopped loop) the send runs in a new loop, also bounded; the
-    in-memory layer is then skipped when its loop has stopped (its clients are in that dying
-    process). The move is committed before a send: a lost broadcast is healed by the
-    clients' resync (a gap in the versions, seen at the next ``pong`` at the latest).
-    """
+    timeout = 5.0  # one attempt at a send
+    retry_for = 20.0  # how long a failing send is tried again
+    max_queued = 20_000  # per lane
 
-    timeout = 5.0
-    poll = 0.1
+    def __init__(self) -> None:
+        self._thread: _SendThread | None = None
+        self._thread_lock = threading.Lock()
+        self._loop_lanes: dict[asyncio.AbstractEventLoop, _Lanes] = {}
+
+    @staticmethod
+    def presence_interval() -> float:
+        return float(getattr(settings, "KONDAVO_PRESENCE_PUBLISH_SECONDS", 1.0))
 
     def bound_loop(self) -> asyncio.AbstractEventLoop | None:
         try:
@@ -54,68 +184,82 @@ class Publisher:
         except RuntimeError:
             return _LOOP.get()
 
-    def send(self, group: str, message: dict[str, Any]) -> None:
+    def send(self, group: str, message: dict[str, Any], *, presence: bool = False) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
+        message = {**message, "group": group}
         try:
-            loop = self.bound_loop()
-            if loop is not None and not loop.is_closed():
-                try:
-                    on_this_loop = asyncio.get_running_loop() is loop
-                except RuntimeError:
-                    on_this_loop = False
-                if on_this_loop:  # called from async code: never block the loop
-                    task = loop.create_task(self._send_bounded(layer, group, message))
-                    _pending.add(task)
-                    task.add_done_callback(_pending.discard)
-                    return
-                if self._send_on_loop(loop, layer, group, message):
-                    return
-                if isinstance(layer, InMemoryChannelLayer):
-                    log.warning("not publishing to %s: the event loop has stopped", group)
-                    return
-            async_to_sync(self._send_bounded, force_new_loop=True)(layer, group, message)
+            if isinstance(layer, InMemoryChannelLayer):
+                self._send_in_process(layer, group, message, presence)
+            else:
+                self.send_thread().submit(layer, group, message, presence)
         except Exception:  # the move is committed; a lost broadcast is healed by resync
             log.exception("could not publish to %s", group)
 
-    async def _send_bounded(self, layer: Any, group: str, message: dict[str, Any]) -> None:
-        await asyncio.wait_for(layer.group_send(group, message), self.timeout)
+    def send_thread(self) -> _SendThread:
+        thread = self._thread
+        if thread is None or not thread.alive():
+            with self._thread_lock:
+                thread = self._thread
+                if thread is None or not thread.alive():  # none yet, or a forked child
+                    thread = self._thread = _SendThread(self)
+        return thread
 
-    def _send_on_loop(self, loop: asyncio.AbstractEventLoop, layer: Any, group: str,
-                      message: dict[str, Any]) -> bool:
-        """Send on ``loop`` and wait for it. False if the loop stopped before the send ran
-        (the caller may then send another way); errors of the send itself are raised."""
-        if not _loop_alive(loop):
-            return False
-        coro = self._send_bounded(layer, group, message)
+    def _send_in_process(self, layer: Any, group: str, message: dict[str, Any],
+                         presence: bool) -> None:
+        """The in-memory layer's sockets live on the bound main loop: hand it the send."""
+        loop = self.bound_loop()
+        if loop is None or loop.is_closed():  # a script, a test: no serving loop
+            async_to_sync(self.deliver, force_new_loop=True)(layer, group, message)
+            return
+        if not loop.is_running():
+            log.warning("not publishing to %s: the event loop has stopped", group)
+            return
+        lanes = self._loop_lanes.get(loop)
+        if lanes is None:
+            for old in [lp for lp in self._loop_lanes if lp.is_closed()]:
+                del self._loop_lanes[old]
+            lanes = self._loop_lanes[loop] = _Lanes(loop, self)
+        put = lanes.put_presence if presence else lanes.put
         try:
-            future = asyncio.run_coroutine_threadsafe(coro, loop)
-        except RuntimeError:  # closed in the meantime
-            coro.close()
-            return False
-        deadline = time.monotonic() + self.timeout + 1.0
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            put(layer, group, message)
+        else:
+            try:
+                loop.call_soon_threadsafe(put, layer, group, message)
+            except RuntimeError:  # closed in the meantime: shutting down
+                log.warning("not publishing to %s: the event loop is closed", group)
+
+    async def deliver(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+        """Send now; on failure try again with a growing pause for ``retry_for`` seconds."""
+        deadline = time.monotonic() + self.retry_for
+        pause = 0.05
         while True:
             try:
-                future.result(timeout=self.poll)
-                return True
-            except concurrent.futures.TimeoutError:
-                if future.done():
-                    raise  # the send itself timed out (TimeoutError is both kinds)
-                if not _loop_alive(loop):
-                    # Sent again another way, perhaps partly twice: consumers skip frames
-                    # whose version they have seen.
-                    future.cancel()
-                    return False
-                if time.monotonic() > deadline:
-                    future.cancel()
-                    raise TimeoutError(
-                        f"no answer from the event loop in {self.timeout} s") from None
+                await asyncio.wait_for(layer.group_send(group, message), self.timeout)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if time.monotonic() + pause > deadline:
+                    log.error("could not publish to %s: %r (clients resync)", group, exc)
+                    return
+                log.warning("publish to %s failed (%r); retrying in %.2f s", group, exc, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)
+
+    def flush(self, timeout: float = 2.0) -> bool:
+        """Wait until this process's send thread has sent everything (scripts, exit)."""
+        thread = self._thread
+        return True if thread is None or not thread.alive() else thread.drain(timeout)
 
 
 _LOOP: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
     "kondavo_games_event_loop", default=None)
-_pending: set[asyncio.Task[Any]] = set()
 
 
 def bind_loop(loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -135,11 +279,8 @@ class LoopBinding:
         return await self.app(scope, receive, send)
 
 
-def _loop_alive(loop: asyncio.AbstractEventLoop) -> bool:
-    return loop.is_running() and not loop.is_closed()
-
-
 publisher = Publisher()
+atexit.register(publisher.flush)
 
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
@@ -162,7 +303,9 @@ def publish_game(game_id: str, frames: list[dict[str, Any]]) -> None:
 
 
 def publish_presence(game_id: str, presence: dict[str, Any]) -> None:
-    _group_send(game_group(game_id), {"type": "game.presence", "presence": presence})
+    """A presence change: coalesced per game (see the module docstring)."""
+    publisher.send(game_group(game_id), {"type": "game.presence", "presence": presence},
+                   presence=True)
 
 
 def publish_lobby(version: int, seeks: list[dict[str, Any]]) -> None:

@@ -297,7 +297,8 @@ def celery_settings_for(redis_url: str | None, broker_url: str | None = None) ->
     """Celery settings (names as in the Django settings module, CELERY_ namespace)."""
     broker = broker_url or redis_url
     common: dict[str, Any] = {
-        "CELERY_TASK_ROUTES": {"bots.tasks.*": {"queue": "bots"}},
+        "CELERY_TASK_ROUTES": {"bots.tasks.analysis_eval": {"queue": "analysis"},
+                               "bots.tasks.*": {"queue": "bots"}},
         "CELERY_TASK_DEFAULT_QUEUE": "celery",
         "CELERY_WORKER_PREFETCH_MULTIPLIER": 1,
         "CELERY_TASK_ACKS_LATE": True,
@@ -584,6 +585,26 @@ KONDAVO_BOT_STALL_SECONDS = env_seconds("KONDAVO_BOT_STALL_SECONDS", 30.0)
 # of a player gone for CLAIM_VICTORY seconds may claim the game (victory or draw).
 KONDAVO_PRESENCE_HEARTBEAT_SECONDS = env_seconds("KONDAVO_PRESENCE_HEARTBEAT_SECONDS", 5.0)
 KONDAVO_PRESENCE_TTL_SECONDS = env_seconds("KONDAVO_PRESENCE_TTL_SECONDS", 12.0)
+# Presence changes go out coalesced: at most one ``presence`` frame per game per this many
+# seconds from each process (the latest wins), so a crowd joining costs about one frame a second.
+KONDAVO_PRESENCE_PUBLISH_SECONDS = env_seconds("KONDAVO_PRESENCE_PUBLISH_SECONDS", 1.0)
+
+# Socket discipline (kondavo/games/discipline.py). Per socket: RATE frames a second with a
+# burst of BURST; FLOOD_FRAMES refused frames (replenished at RATE/10 a second) close the
+# socket with 4008 and cool its owner (its player, else its address) down for COOLDOWN
+# seconds. Per process: CONNECT_RATE socket openings a second per address (burst
+# CONNECT_BURST); more are refused at the handshake. Shared by every Daphne (Redis): at most
+# MAX_PER_PLAYER sockets of one player, MAX_ANON_PER_IP sockets without a player from one
+# address, MAX_PER_IP sockets in all from one address. 0 turns a limit off.
+KONDAVO_WS_RATE = float(env_str("KONDAVO_WS_RATE") or 20)
+KONDAVO_WS_BURST = float(env_str("KONDAVO_WS_BURST") or 40)
+KONDAVO_WS_FLOOD_FRAMES = env_int("KONDAVO_WS_FLOOD_FRAMES", 60)
+KONDAVO_WS_COOLDOWN_SECONDS = env_seconds("KONDAVO_WS_COOLDOWN_SECONDS", 60.0)
+KONDAVO_WS_CONNECT_RATE = float(env_str("KONDAVO_WS_CONNECT_RATE") or 10)
+KONDAVO_WS_CONNECT_BURST = float(env_str("KONDAVO_WS_CONNECT_BURST") or 100)
+KONDAVO_WS_MAX_PER_PLAYER = env_int("KONDAVO_WS_MAX_PER_PLAYER", 20)
+KONDAVO_WS_MAX_ANON_PER_IP = env_int("KONDAVO_WS_MAX_ANON_PER_IP", 100)
+KONDAVO_WS_MAX_PER_IP = env_int("KONDAVO_WS_MAX_PER_IP", 1000)
 KONDAVO_CLAIM_VICTORY_SECONDS = env_seconds("KONDAVO_CLAIM_VICTORY_SECONDS", 60.0)
 # No clock runs before each side's first move; a player who does not make it within this
 # many seconds has the game aborted, unrated (the computer is never hurried).
@@ -595,6 +616,11 @@ KONDAVO_FIRST_MOVE_SECONDS = env_seconds("KONDAVO_FIRST_MOVE_SECONDS", 30.0)
 KONDAVO_ANALYSIS_MAX_DEPTH = env_int("KONDAVO_ANALYSIS_MAX_DEPTH", 14)
 KONDAVO_ANALYSIS_MAX_SECONDS = env_seconds("KONDAVO_ANALYSIS_MAX_SECONDS", 1.0)
 KONDAVO_ANALYSIS_RATE = env_int("KONDAVO_ANALYSIS_RATE", 120)
+# Admission (frontend/admission.py): at most this many analyses queued or running site-wide
+# (beyond: 503 + Retry-After), and how long a request waits for its answer (the search runs
+# on the ``analysis`` Celery queue, or in the embedded mode in a small thread pool).
+KONDAVO_ANALYSIS_MAX_QUEUED = env_int("KONDAVO_ANALYSIS_MAX_QUEUED", 8)
+KONDAVO_ANALYSIS_WAIT_SECONDS = env_seconds("KONDAVO_ANALYSIS_WAIT_SECONDS", 10.0)
 
 # --------------------------------------------------------------------------- rulesets
 

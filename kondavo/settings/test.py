@@ -39,3 +39,12 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 if REDIS_URL and not env_str("CACHE_REDIS_URL"):
     CACHES = caches_for(REDIS_URL.rsplit("/", 1)[0] + "/3" if REDIS_URL.count("/") >= 3
                         else REDIS_URL)
+
+# Test processes open many sockets from one address in a short time: the per-address gate
+# and caps are off unless a test (or a Daphne child's environment) turns them on. Presence
+# goes out at once (tests of the coalescing set the interval themselves).
+KONDAVO_WS_CONNECT_RATE = float(env_str("KONDAVO_WS_CONNECT_RATE") or 0)
+KONDAVO_WS_MAX_PER_PLAYER = env_int("KONDAVO_WS_MAX_PER_PLAYER", 0)
+KONDAVO_WS_MAX_ANON_PER_IP = env_int("KONDAVO_WS_MAX_ANON_PER_IP", 0)
+KONDAVO_WS_MAX_PER_IP = env_int("KONDAVO_WS_MAX_PER_IP", 0)
+KONDAVO_PRESENCE_PUBLISH_SECONDS = float(env_str("KONDAVO_PRESENCE_PUBLISH_SECONDS") or 0)

@@ -165,7 +165,8 @@ async def test_resync_checks_the_clock_first(fake_clock: Any, seated: Any) -> No
     v0 = (await receive(cw, "state"))["v"]
     fake_clock.advance(seconds=301)
     await cw.send_json_to({"t": "resync"})
-    state = await receive(cw, "state")
+    # The flag's ``end`` event may overtake the answer (it is published on its own lane).
+    state = await skip_to(cw, "state")
     assert state["v"] == v0 + 1 and state["d"]["status"] == "finished"
     assert state["d"]["result"]["reason"] == "timeout"
     assert state["d"]["clocks"]["white"] == 0 and state["d"]["clocks"]["running"] is None
@@ -183,9 +184,11 @@ async def test_rate_limit(seated: Any, settings: Any) -> None:
     await receive(comm, "state")
     for _ in range(60):
         await comm.send_json_to({"t": "ping"})
-    frames = [await receive(comm) for _ in range(60)]
+    frames = [await receive(comm) for _ in range(41)]
     kinds = [f["t"] if f["t"] == "pong" else f["d"]["code"] for f in frames]
-    assert kinds.count("pong") == 40 and kinds.count("rate_limited") == 20
+    # One error frame for the burst over the budget; the other refused frames get no answer.
+    assert kinds.count("pong") == 40 and kinds.count("rate_limited") == 1
+    assert await comm.receive_nothing(timeout=0.3)
     await comm.disconnect()
 
 

@@ -1,0 +1,368 @@
+"""Socket discipline: what one client may cost the live core, checked before any real work.
+
+Three layers, cheapest first:
+
+- ``FrameBudget`` (per socket, this process's memory, O(1) per frame): ``KONDAVO_WS_RATE``
+  frames a second with a burst of ``KONDAVO_WS_BURST``. A frame over the budget is refused
+  without being parsed; the first refusal of a burst is answered with one ``rate_limited``
+  error frame, the next ones are dropped silently. A socket that keeps sending over its
+  budget (``KONDAVO_WS_FLOOD_FRAMES`` refused frames, replenished at a tenth of the frame
+  rate) is a flood: it is closed with code ``CLOSE_FLOOD`` (4008, "policy violation") and
+  its owner cools down.
+- ``ConnectGate`` (per process, memory): socket openings per owner, a token bucket
+  (``KONDAVO_WS_CONNECT_RATE`` a second, burst ``KONDAVO_WS_CONNECT_BURST``). A reconnect
+  storm is refused at the handshake (HTTP 403) before any database or Redis work.
+- ``SocketRegistry`` (shared by every Daphne: Redis when ``REDIS_URL`` is set, else this
+  process's memory): the cool-downs, and the live sockets per owner and per address, each
+  with an expiry refreshed by the socket's heartbeats (a killed Daphne's sockets expire by
+  themselves). Caps: ``KONDAVO_WS_MAX_PER_PLAYER`` sockets of one player (a guest's session
+  or an account), ``KONDAVO_WS_MAX_ANON_PER_IP`` sockets without a player from one address,
+  ``KONDAVO_WS_MAX_PER_IP`` sockets in all from one address. A socket over a cap, or whose
+  owner is cooling down, is closed with ``CLOSE_REFUSED`` (4029) after an ``error`` frame
+  saying why.
+
+The *owner* of a socket is its player when the session has one (so a school behind one
+address is not punished for one pupil's flood), else its address (the trusted client
+address of ``kondavo.proxy``). Every limit is a setting; 0 turns a cap off.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+# Daphne (autobahn) lets the application send only 1000 and 3000-4999.
+CLOSE_TOO_LARGE = 4009  # mirrors 1009 "message too big"
+CLOSE_FLOOD = 4008  # mirrors 1008 "policy violation"
+CLOSE_REFUSED = 4029  # mirrors HTTP 429: too many sockets, or cooling down
+
+KEY_PREFIX = "kondavo:ws:"
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+class TokenBucket:
+    """``rate`` tokens per second, at most ``burst`` saved up."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+# What ``FrameBudget.admit`` says of one frame.
+ACCEPT = "accept"
+REFUSE = "refuse"  # over budget: answer with one error frame
+DROP = "drop"  # over budget again in the same burst: no answer at all
+FLOOD = "flood"  # the socket floods: close it
+
+
+class FrameBudget:
+    """The frame budget of one socket (see the module docstring)."""
+
+    __slots__ = ("frames", "strikes", "answered")
+
+    def __init__(self) -> None:
+        rate = _setting("KONDAVO_WS_RATE", 20)
+        self.frames = TokenBucket(rate, _setting("KONDAVO_WS_BURST", 40))
+        flood = _setting("KONDAVO_WS_FLOOD_FRAMES", 60)
+        self.strikes = TokenBucket(max(rate / 10, 0.1), flood) if flood > 0 else None
+        self.answered = False  # this burst's refusal has had its error frame
+
+    def admit(self) -> str:
+        if self.frames.take():
+            self.answered = False
+            return ACCEPT
+        if self.strikes is not None and not self.strikes.take():
+            return FLOOD
+        if self.answered:
+            return DROP
+        self.answered = True
+        return REFUSE
+
+
+class ConnectGate:
+    """Socket openings per owner in this process: a bounded table of token buckets."""
+
+    def __init__(self, size: int = 50_000) -> None:
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self._size = size
+
+    def allow(self, owner: str) -> bool:
+        rate = _setting("KONDAVO_WS_CONNECT_RATE", 5)
+        if rate <= 0:
+            return True
+        bucket = self._buckets.get(owner)
+        if bucket is None:
+            bucket = TokenBucket(rate, _setting("KONDAVO_WS_CONNECT_BURST", 60))
+            self._buckets[owner] = bucket
+            if len(self._buckets) > self._size:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(owner)
+        return bucket.take()
+
+
+connect_gate = ConnectGate()
+
+
+@dataclass(frozen=True, slots=True)
+class SocketOwner:
+    """Who a socket belongs to, for the caps: its player (if any) and its address."""
+
+    address: str
+    player_id: int | None
+
+    @property
+    def key(self) -> str:
+        return f"player:{self.player_id}" if self.player_id is not None else f"ip:{self.address}"
+
+
+def owner_of(scope: dict[str, Any], player_id: int | None) -> SocketOwner:
+    client = scope.get("client") or ("0.0.0.0", 0)
+    return SocketOwner(address=str(client[0]), player_id=player_id)
+
+
+def socket_ttl() -> float:
+    """How long a registered socket counts without a refresh (heartbeats refresh it)."""
+    return _setting("KONDAVO_WS_SOCKET_TTL_SECONDS", 90)
+
+
+def refresh_every() -> float:
+    return socket_ttl() / 3
+
+
+def _caps(owner: SocketOwner) -> list[tuple[str, int]]:
+    """The (registry key, cap) pairs a socket of ``owner`` counts against."""
+    caps: list[tuple[str, int]] = []
+    if owner.player_id is not None:
+        caps.append((f"player:{owner.player_id}", int(_setting("KONDAVO_WS_MAX_PER_PLAYER", 20))))
+    else:
+        caps.append((f"anon:{owner.address}", int(_setting("KONDAVO_WS_MAX_ANON_PER_IP", 100))))
+    caps.append((f"ip:{owner.address}", int(_setting("KONDAVO_WS_MAX_PER_IP", 1000))))
+    return [(key, cap) for key, cap in caps if cap > 0]
+
+
+class Refused(Exception):
+    """A socket the registry will not admit; ``message`` says why (for the error frame)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class RegistryStore(Protocol):
+    def cooling(self, key: str, now: float) -> bool: ...
+
+    def cool(self, key: str, until: float) -> None: ...
+
+    def add(self, caps: list[tuple[str, int]], socket_id: str, expires: float,
+            now: float) -> str | None: ...
+
+    def refresh(self, keys: list[str], socket_id: str, expires: float) -> None: ...
+
+    def remove(self, keys: list[str], socket_id: str) -> None: ...
+
+
+class MemoryRegistry:
+    """The embedded mode's registry: one process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sets: dict[str, dict[str, float]] = {}
+        self._cool: dict[str, float] = {}
+
+    def cooling(self, key: str, now: float) -> bool:
+        with self._lock:
+            until = self._cool.get(key)
+            if until is not None and until <= now:
+                del self._cool[key]
+                until = None
+            return until is not None
+
+    def cool(self, key: str, until: float) -> None:
+        with self._lock:
+            self._cool[key] = max(until, self._cool.get(key, 0.0))
+
+    def add(self, caps: list[tuple[str, int]], socket_id: str, expires: float,
+            now: float) -> str | None:
+        with self._lock:
+            for key, cap in caps:
+                members = self._sets.setdefault(key, {})
+                for member in [m for m, e in members.items() if e <= now]:
+                    del members[member]
+                if len(members) >= cap:
+                    return key
+            for key, _cap in caps:
+                self._sets[key][socket_id] = expires
+            return None
+
+    def refresh(self, keys: list[str], socket_id: str, expires: float) -> None:
+        with self._lock:
+            for key in keys:
+                members = self._sets.get(key)
+                if members is not None and socket_id in members:
+                    members[socket_id] = expires
+
+    def remove(self, keys: list[str], socket_id: str) -> None:
+        with self._lock:
+            for key in keys:
+                members = self._sets.get(key)
+                if members is not None:
+                    members.pop(socket_id, None)
+                    if not members:
+                        del self._sets[key]
+
+
+# Admits a socket under every cap at once, or names the first cap it is over.
+# KEYS: the capped sets; ARGV: socket id, expiry, now, then one cap per key.
+_ADD_SCRIPT = """
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[3])
+  if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then return key end
+end
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[2], ARGV[1])
+  redis.call('EXPIREAT', key, math.ceil(tonumber(ARGV[2])) + 1)
+end
+return false
+"""
+
+
+class RedisRegistry:
+    """The registry shared by every Daphne: a sorted set per key (socket id -> expiry)."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0,
+                                           health_check_interval=30)
+        self._add = self._redis.register_script(_ADD_SCRIPT)
+
+    def cooling(self, key: str, now: float) -> bool:
+        return bool(self._redis.exists(KEY_PREFIX + "cool:" + key))
+
+    def cool(self, key: str, until: float) -> None:
+        seconds = max(1, int(until - time.time() + 0.999))
+        self._redis.set(KEY_PREFIX + "cool:" + key, "1", ex=seconds)
+
+    def add(self, caps: list[tuple[str, int]], socket_id: str, expires: float,
+            now: float) -> str | None:
+        keys = [KEY_PREFIX + key for key, _cap in caps]
+        over = self._add(keys=keys, args=[socket_id, expires, now, *[cap for _k, cap in caps]])
+        if not over:
+            return None
+        over = over.decode() if isinstance(over, bytes) else str(over)
+        return over[len(KEY_PREFIX):]
+
+    def refresh(self, keys: list[str], socket_id: str, expires: float) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.zadd(KEY_PREFIX + key, {socket_id: expires}, xx=True)
+            pipe.expireat(KEY_PREFIX + key, int(expires) + 1)
+        pipe.execute()
+
+    def remove(self, keys: list[str], socket_id: str) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.zrem(KEY_PREFIX + key, socket_id)
+        pipe.execute()
+
+
+_stores: dict[str, RegistryStore] = {}
+_stores_lock = threading.Lock()
+
+
+def registry() -> RegistryStore:
+    """The registry for the current settings (Redis when ``REDIS_URL`` is set)."""
+    url = getattr(settings, "REDIS_URL", None) or ""
+    found = _stores.get(url)
+    if found is None:
+        with _stores_lock:
+            found = _stores.get(url)
+            if found is None:
+                found = RedisRegistry(url) if url else MemoryRegistry()
+                _stores[url] = found
+    return found
+
+
+_CAP_MESSAGES = {
+    "player": "too many open connections for this player: close a tab and reload",
+    "anon": "too many open connections from your address without a session",
+    "ip": "too many open connections from your address",
+}
+
+
+def socket_admit(owner: SocketOwner, socket_id: str) -> list[str]:
+    """Register a new socket of ``owner``: the registry keys it counts under (for
+    ``socket_refresh`` and ``socket_release``). Raises ``Refused`` when the owner is cooling
+    down or a cap is full. A registry that does not answer admits (logged): the caps are a
+    defence, never a reason to turn players away."""
+    now = time.time()
+    caps = _caps(owner)
+    try:
+        if registry().cooling(owner.key, now):
+            raise Refused("cooling_down", "this connection sent too many frames: wait a minute "
+                                          "before reconnecting")
+        over = registry().add(caps, socket_id, now + socket_ttl(), now)
+    except Refused:
+        raise
+    except Exception:
+        log.warning("socket registry unavailable: socket admitted", exc_info=True)
+        return []
+    if over is not None:
+        raise Refused("too_many_sockets", _CAP_MESSAGES[over.split(":", 1)[0]])
+    return [key for key, _cap in caps]
+
+
+def socket_refresh(keys: list[str], socket_id: str) -> None:
+    if not keys:
+        return
+    try:
+        registry().refresh(keys, socket_id, time.time() + socket_ttl())
+    except Exception:
+        log.warning("socket registry unavailable", exc_info=True)
+
+
+def socket_release(keys: list[str], socket_id: str) -> None:
+    if not keys:
+        return
+    try:
+        registry().remove(keys, socket_id)
+    except Exception:
+        log.warning("socket registry unavailable", exc_info=True)
+
+
+def cool_down(owner: SocketOwner) -> None:
+    """``owner`` flooded: its new sockets are refused for ``KONDAVO_WS_COOLDOWN_SECONDS``."""
+    seconds = _setting("KONDAVO_WS_COOLDOWN_SECONDS", 60)
+    if seconds <= 0:
+        return
+    log.warning("socket flood from %s: cooling down for %.0f s", owner.key, seconds)
+    try:
+        registry().cool(owner.key, time.time() + seconds)
+    except Exception:
+        log.warning("socket registry unavailable", exc_info=True)

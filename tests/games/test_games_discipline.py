@@ -1,0 +1,228 @@
+"""Socket discipline and fan-out through real consumers (kondavo/games/discipline.py, hub.py):
+a flooding socket is closed and its owner cools down, caps and the connect gate refuse
+sockets with a clear answer, presence is coalesced, and a crowd costs the channel layer one
+message per process. Runs on the in-memory layer (embedded pass) and on Redis (services)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from kondavo.accounts.services import GUEST_SESSION_KEY
+from kondavo.games import discipline, hub
+from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED
+from kondavo.games.routing import websocket_urlpatterns
+from kondavo.games.services import game_create
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
+
+TIMEOUT = 5
+
+
+def communicator(path: str, player: Any | None, address: str = "10.1.2.3"
+                 ) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    comm.scope["user"] = AnonymousUser()
+    comm.scope["session"] = {GUEST_SESSION_KEY: player.guest_key} if player else {}
+    comm.scope["client"] = (address, 40000)
+    return comm
+
+
+async def connect(path: str, player: Any | None, address: str = "10.1.2.3"
+                  ) -> WebsocketCommunicator:
+    comm = communicator(path, player, address)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    return comm
+
+
+async def next_frame(comm: WebsocketCommunicator, t: str) -> dict[str, Any]:
+    while True:
+        frame = await comm.receive_json_from(timeout=TIMEOUT)
+        if frame["t"] == t:
+            return frame
+
+
+async def closed_with(comm: WebsocketCommunicator) -> tuple[list[dict[str, Any]], int]:
+    """The frames a socket got until the server closed it, and the close code."""
+    frames: list[dict[str, Any]] = []
+    while True:
+        out = await comm.receive_output(timeout=TIMEOUT)
+        if out["type"] == "websocket.close":
+            return frames, out.get("code", 1000)
+        if out["type"] == "websocket.send" and out.get("text"):
+            import json
+
+            frames.append(json.loads(out["text"]))
+
+
+@pytest.fixture
+async def seated(guest_factory: Any) -> tuple[Any, Any, Any]:
+    def make() -> tuple[Any, Any, Any]:
+        white, black = guest_factory(), guest_factory()
+        game = game_create(creator=white, opponent=black, ruleset="international",
+                           color="white", time_control="5+3")
+        return white, black, game
+
+    return await database_sync_to_async(make)()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_registry(settings: Any) -> None:
+    """Each test counts its own sockets and cool-downs (the registry outlives a test)."""
+    discipline._stores.clear()
+    discipline.connect_gate._buckets.clear()
+    if settings.REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        keys = list(client.scan_iter(discipline.KEY_PREFIX + "*"))
+        if keys:
+            client.delete(*keys)
+
+
+async def test_a_flooding_socket_is_closed_and_its_owner_cools_down(
+        seated: Any, guest_factory: Any, settings: Any) -> None:
+    settings.KONDAVO_WS_RATE = 5
+    settings.KONDAVO_WS_BURST = 10
+    settings.KONDAVO_WS_FLOOD_FRAMES = 20
+    white, black, game = seated
+    path = f"/ws/game/{game.id}/"
+    cw, cb = await connect(path, white), await connect(path, black, "10.9.9.9")
+    await next_frame(cw, "state")
+    await next_frame(cb, "state")
+    flooder = await connect(path, None)  # a visitor without a session
+    await next_frame(flooder, "state")
+    for _ in range(200):  # far over the budget, as fast as the test can send
+        await flooder.send_to(text_data='{"t":"ping"}')
+    frames, code = await closed_with(flooder)
+    codes = [f["d"]["code"] for f in frames if f["t"] == "error"]
+    assert code == CLOSE_FLOOD
+    # One error for the burst over the budget, one saying why the socket is closed.
+    assert codes == ["rate_limited", "flooding"]
+    assert sum(f["t"] == "pong" for f in frames) < 30  # the burst and what refilled
+
+    # The owner (this address, without a session) cools down: a new socket is refused...
+    again = communicator(path, None)
+    connected, _ = await again.connect(timeout=TIMEOUT)
+    assert connected  # accepted only to say why, then closed
+    frames, code = await closed_with(again)
+    assert code == CLOSE_REFUSED and frames[0]["d"]["code"] == "cooling_down"
+    # ...but a player with a session at the same address is not punished for it.
+    other = await guest_factory_async(guest_factory)
+    ok = await connect(path, other)
+    assert (await next_frame(ok, "state"))["d"]["you"] is None
+    # And the game goes on for its players.
+    await cw.send_json_to({"t": "move", "d": {"ply": 0, "move": "32-28"}})
+    assert (await next_frame(cb, "move"))["d"]["notation"] == "32-28"
+    for comm in (cw, cb, ok):
+        await comm.disconnect()
+
+
+async def guest_factory_async(guest_factory: Any) -> Any:
+    return await database_sync_to_async(guest_factory)()
+
+
+async def test_socket_caps_per_player_and_per_address(seated: Any, settings: Any) -> None:
+    settings.KONDAVO_WS_MAX_PER_PLAYER = 2
+    settings.KONDAVO_WS_MAX_ANON_PER_IP = 1
+    white, _black, game = seated
+    path = f"/ws/game/{game.id}/"
+    first, second = await connect(path, white), await connect(path, white)
+    third = communicator(path, white)
+    assert (await third.connect(timeout=TIMEOUT))[0]
+    frames, code = await closed_with(third)
+    assert code == CLOSE_REFUSED and frames[0]["d"]["code"] == "too_many_sockets"
+    await first.disconnect()  # a closed socket frees its place at once
+    fourth = await connect(path, white)
+    assert (await next_frame(fourth, "state"))["d"]["you"] == "white"
+
+    anon = await connect(path, None, "10.7.7.7")
+    await next_frame(anon, "state")
+    extra = communicator(path, None, "10.7.7.7")
+    assert (await extra.connect(timeout=TIMEOUT))[0]
+    frames, code = await closed_with(extra)
+    assert code == CLOSE_REFUSED and "address" in frames[0]["d"]["message"]
+    elsewhere = await connect(path, None, "10.7.7.8")  # another address has its own cap
+    await next_frame(elsewhere, "state")
+    for comm in (second, fourth, anon, elsewhere):
+        await comm.disconnect()
+
+
+async def test_a_reconnect_storm_is_refused_at_the_handshake(seated: Any, settings: Any) -> None:
+    settings.KONDAVO_WS_CONNECT_RATE = 0.01
+    settings.KONDAVO_WS_CONNECT_BURST = 3
+    _white, _black, game = seated
+    path = f"/ws/game/{game.id}/"
+    results = []
+    opened = []
+    for _ in range(6):
+        comm = communicator(path, None, "10.5.5.5")
+        connected, _ = await comm.connect(timeout=TIMEOUT)
+        results.append(connected)
+        if connected:
+            opened.append(comm)
+    assert results == [True, True, True, False, False, False]
+    other = await connect(path, None, "10.5.5.6")  # the gate is per address
+    for comm in [*opened, other]:
+        await comm.disconnect()
+
+
+async def test_presence_is_coalesced_for_a_crowd(seated: Any, settings: Any) -> None:
+    settings.KONDAVO_PRESENCE_PUBLISH_SECONDS = 1.0
+    white, _black, game = seated
+    path = f"/ws/game/{game.id}/"
+    cw = await connect(path, white)
+    await next_frame(cw, "state")
+    await asyncio.sleep(1.1)  # the white socket's own presence change has gone out
+    crowd = [await connect(path, None, f"10.3.0.{i}") for i in range(30)]
+    frames: list[dict[str, Any]] = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 2.5
+    while loop.time() < deadline:
+        # (a receive that times out would cancel the consumer: look before receiving)
+        if not await cw.receive_nothing(timeout=0.05, interval=0.01):
+            frames.append(await cw.receive_json_from(timeout=TIMEOUT))
+    presence = [f for f in frames if f["t"] == "presence"]
+    # 30 joins in about a second: at most one frame a second, and the last one is exact.
+    assert 1 <= len(presence) <= 4
+    assert presence[-1]["d"]["spectators"] == 30
+    for comm in [cw, *crowd]:
+        await comm.disconnect()
+
+
+async def test_a_crowd_costs_the_layer_one_message_per_move(seated: Any) -> None:
+    white, black, game = seated
+    path = f"/ws/game/{game.id}/"
+    cw, cb = await connect(path, white), await connect(path, black)
+    crowd = [await connect(path, None, f"10.4.{i // 200}.{i % 200}") for i in range(120)]
+    for comm in [cw, cb, *crowd]:
+        await next_frame(comm, "state")
+    the_hub = hub.hub()
+    assert the_hub.members(f"game.{game.id}") == 122
+    # The players are served first: they are the first rank of the group.
+    players, spectators = the_hub.groups[f"game.{game.id}"]
+    assert len(players) == 2 and len(spectators) == 120
+
+    received: list[dict[str, Any]] = []
+    original = the_hub.deliver
+
+    async def counting(message: dict[str, Any]) -> None:
+        received.append(message)
+        await original(message)
+
+    the_hub.deliver = counting  # type: ignore[method-assign]
+    await cw.send_json_to({"t": "move", "d": {"ply": 0, "move": "32-28"}})
+    for comm in [cw, cb, *crowd]:
+        assert (await next_frame(comm, "move"))["d"]["notation"] == "32-28"
+    events = [m for m in received if m["type"] == "game.event"]
+    assert len(events) == 1  # one message from the layer for 122 sockets
+    for comm in [cw, cb, *crowd]:
+        await comm.disconnect()
+    assert the_hub.members(f"game.{game.id}") == 0
