@@ -1,14 +1,39 @@
-"""Fault and fuzz lab: the production-like stack on loopback, faults injected while scripted
-players play, then a websocket fuzz. Every figure it prints should be 0.
+"""Fault, fuzz and attack lab: the production-like stack on loopback, faults injected while
+scripted players play, then a websocket fuzz; or attacks measured by a latency probe.
 
     .venv/bin/python bench/chaos.py                 # every scenario, 10,000 fuzz frames
     .venv/bin/python bench/chaos.py --short         # baseline + Daphne kill, 1,000 frames
     .venv/bin/python bench/chaos.py --scenario redis_restart --fuzz-frames 0
+    .venv/bin/python bench/chaos.py --attacks all --mode embedded --seconds 12
+    .venv/bin/python bench/chaos.py --attacks flood,crowd --mode stack --json out.json
+    .venv/bin/python bench/chaos.py --attacks all --short   # a few seconds per attack
+
+Attacks (``--attacks``; ``--mode embedded``: one Daphne as ``make run``, SQLite and the
+in-memory layer; ``--mode stack``: the stack below). A probe of 20 live friend games
+(bench/chaos_probe.py: two guests each, each from its own loopback address, a move every
+0.5-1 s, pinging and resyncing like the game page) plays throughout. For each attack: a quiet
+phase (half of ``--seconds``, at least 3 s), the attack (``--seconds``, default 15) run by
+bench/chaos_attacks.py in its own process (bounded in sockets, requests and time, loopback
+only; the abuser from one address), then a 7 s settle. ``flood`` (one guest, 5 sockets,
+frames as fast as they go), ``crowd`` (400 idle lobby/game sockets without a session, 500
+spectators of one game moving every 0.3 s), ``reconnect`` (100 loops opening and closing
+sockets), ``forged`` (guests, sign-ups, games and sockets, each with a new forged
+``X-Forwarded-For``: what it got against the per-address limits, which the attack lab keeps
+on), ``analysis`` (16 clients posting 1 s analysis requests, each from a fresh session and
+forged address), ``redis-restart`` and ``postgres-restart`` (stack mode: the server stopped
+and started mid-probe; the seconds until moves flow again). ``--short``: a tenth of the
+volumes and 4 s attacks. It prints, per attack: the volume, probe moves sent/arrived, the
+probe's p50/p99 (move sent -> the opponent's socket has it) quiet and under attack, their
+p99 ratio, moves lost (sent, not refused with an error frame, never seen by the opponent),
+the probe's closes by code and error frames, the attacker's closes by code and refused
+handshakes, and the Daphnes' memory. ``--json`` writes it all. The exit code is 1 if a probe
+move was lost.
 
 The stack (all on 127.0.0.1, free ports, throwaway data): PostgreSQL and Redis started as
 tests/run_with_services.sh does, ``manage.py migrate``, two Daphnes with the production
-settings sharing the Redis channel layer, a Celery worker on the ``bots`` queue, one on the
-default queue, and beat (the commands of docker-compose.yml). The lab shortens a few
+settings (and the Daphne flags of docker-compose.yml) sharing the Redis channel layer, the
+compose file's Celery workers (one process per worker service, its queues and concurrency)
+and beat. The lab shortens a few
 timings so a scenario takes seconds, not minutes (``LAB_ENV``: the bots' thinking time, the
 bot stall time and sweep period); presence keeps its production ttl.
 
@@ -43,7 +68,9 @@ import asyncio
 import json
 import os
 import random
+import re
 import secrets
+import shlex
 import signal
 import subprocess
 import sys
@@ -58,6 +85,7 @@ from typing import Any
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chaos_probe import Probe  # noqa: E402
 from load import Http, free_port, raise_open_files, wait_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -161,13 +189,95 @@ class Proc:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
-class Stack:
-    """PostgreSQL, Redis, two Daphnes (production settings), two workers and beat."""
+def compose_commands() -> dict[str, str]:
+    """Service -> its command line, read from docker-compose.yml (the lab runs what it runs)."""
+    text = (REPO / "docker-compose.yml").read_text()
+    commands: dict[str, str] = {}
+    service = ""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^  ([a-z][\w-]*):\s*$", line)
+        if m:
+            service = m[1]
+        elif line.strip().startswith("command:") and service:
+            rest = line.split("command:", 1)[1].strip()
+            if rest.startswith("["):
+                commands[service] = " ".join(json.loads(rest))
+            else:  # a block list: the last item is the shell command
+                items = []
+                for nxt in lines[i + 1:]:
+                    if not nxt.strip().startswith("- "):
+                        break
+                    items.append(nxt.strip()[2:])
+                commands[service] = items[-1] if items else ""
+    return commands
 
-    def __init__(self, exits: ExitStack) -> None:
+
+def compose_daphne_flags(commands: dict[str, str]) -> list[str]:
+    """The flags the compose file gives Daphne (e.g. ``--proxy-headers``), minus -b/-p."""
+    for command in commands.values():
+        m = re.search(r"daphne (.*?) ?kondavo\.asgi:application", command)
+        if m:
+            words = shlex.split(m[1])
+            flags, skip = [], False
+            for w in words:
+                if skip:
+                    skip = False
+                elif w in ("-b", "-p", "--bind", "--port"):
+                    skip = True
+                else:
+                    flags.append(w)
+            return flags
+    return []
+
+
+def compose_workers(commands: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """(service, celery worker arguments) of each Celery worker in the compose file."""
+    workers = []
+    for service, command in commands.items():
+        words = shlex.split(command)
+        if words[:4] == ["celery", "-A", "kondavo", "worker"]:
+            args = [w for w in words[4:] if not w.startswith("--loglevel")]
+            workers.append((service, [*args, "--loglevel=WARNING", "-n", f"{service}@%h"]))
+    return workers
+
+
+class Stack:
+    """``stack`` mode: PostgreSQL, Redis, two Daphnes (production settings, the compose
+    file's Daphne flags), the compose file's Celery workers and beat. ``embedded`` mode: one
+    Daphne on the embedded settings (SQLite file, in-memory channel layer, bots and analysis
+    in-process), as ``make run``. ``limits``: keep the per-address limits on guests and game
+    creation (the attack lab; its probe players each have their own loopback address)."""
+
+    def __init__(self, exits: ExitStack, mode: str = "stack", limits: bool = False) -> None:
         tmp = Path(exits.enter_context(tempfile.TemporaryDirectory(prefix="kondavo-chaos-")))
         tmp.chmod(0o755)
-        self.tmp = tmp
+        self.tmp, self.mode = tmp, mode
+        lab_env = dict(LAB_ENV)
+        if limits:
+            lab_env.pop("KONDAVO_GUEST_RATE")
+            lab_env.pop("KONDAVO_CREATE_RATE_IP")
+        self.redis: Redis | None = None
+        self.pg: Postgres | None = None
+        self.daphnes: list[Proc] = []
+        self.workers: list[Proc] = []
+        if mode == "embedded":
+            self.env = {k: v for k, v in os.environ.items()
+                        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
+            self.env.update({"DJANGO_SETTINGS_MODULE": "kondavo.settings.local",
+                             "DATABASE_URL": f"sqlite:///{tmp / 'lab.sqlite3'}",
+                             "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1", **lab_env})
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                           cwd=REPO, env=self.env, check=True)
+            port = free_port()
+            self.daphnes.append(Proc("daphne-0", [
+                sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                "kondavo.asgi:application"], tmp / "daphne-0.log", port))
+            for proc in self.daphnes:
+                proc.start(self.env)
+                exits.callback(proc.kill, signal.SIGTERM)
+            self.urls = [f"http://127.0.0.1:{d.port}" for d in self.daphnes]
+            return
         self.redis = Redis(tmp)
         self.pg = Postgres(tmp)
         self.redis.start()
@@ -180,31 +290,52 @@ class Stack:
                     "SECURE_COOKIES": "false", "DEBUG": "false", "LOG_LEVEL": "WARNING",
                     "DATABASE_URL": self.pg.url, "REDIS_URL": self.redis.url,
                     "KONDAVO_BOT_INPROCESS": "false", "DB_CONN_MAX_AGE": "60",
-                    "PYTHONUNBUFFERED": "1", **LAB_ENV}
+                    "PYTHONUNBUFFERED": "1", **lab_env}
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                        cwd=REPO, env=self.env, check=True)
+        commands = compose_commands()
+        self.daphne_flags = compose_daphne_flags(commands)
         celery = [sys.executable, "-m", "celery", "-A", "kondavo"]
-        self.daphnes = []
         for i in range(2):
             port = free_port()
             self.daphnes.append(Proc(f"daphne-{i}", [
                 sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                "kondavo.asgi:application"], tmp / f"daphne-{i}.log", port))
-        self.bots = Proc("worker-bots", [*celery, "worker", "-Q", "bots",
-                                         "--prefetch-multiplier=1", "--concurrency=2",
-                                         "--loglevel=WARNING", "-n", "bots@%h"],
-                         tmp / "worker-bots.log")
-        self.default = Proc("worker-default", [*celery, "worker", "-Q", "celery",
-                                               "--prefetch-multiplier=1", "--concurrency=1",
-                                               "--loglevel=WARNING", "-n", "default@%h"],
-                            tmp / "worker-default.log")
+                *self.daphne_flags, "kondavo.asgi:application"], tmp / f"daphne-{i}.log", port))
+        for service, args in compose_workers(commands) or [
+                ("worker", ["-Q", "bots", "--concurrency=2", "-n", "bots@%h"]),
+                ("worker-default", ["-Q", "celery", "--concurrency=1", "-n", "default@%h"])]:
+            self.workers.append(Proc(service, [*celery, "worker", *args], tmp / f"{service}.log"))
+        self.bots = next(w for w in self.workers if re.search(r"-Q bots\b", " ".join(w.args)))
         self.beat = Proc("beat", [*celery, "beat", "--loglevel=WARNING",
                                   f"--schedule={tmp / 'celerybeat-schedule'}"],
                          tmp / "beat.log")
-        for proc in [*self.daphnes, self.bots, self.default, self.beat]:
+        for proc in [*self.daphnes, *self.workers, self.beat]:
             proc.start(self.env)
             exits.callback(proc.kill, signal.SIGTERM)
         self.urls = [f"http://127.0.0.1:{d.port}" for d in self.daphnes]
+
+    def describe(self) -> str:
+        if self.mode == "embedded":
+            return (f"embedded: Daphne {self.urls[0]} (SQLite, in-memory layer); "
+                    f"logs in {self.tmp}")
+        assert self.redis is not None and self.pg is not None
+        return (f"stack: Daphne {', '.join(self.urls)} {' '.join(self.daphne_flags)}; "
+                f"Redis {self.redis.url}; PostgreSQL port {self.pg.port}; workers "
+                f"{', '.join(w.name for w in self.workers)}; logs in {self.tmp}")
+
+    def rss_mb(self) -> float:
+        """The Daphnes' resident memory, MB in all."""
+        total = 0
+        for d in self.daphnes:
+            if d.popen is None or d.popen.poll() is not None:
+                continue
+            try:
+                for line in Path(f"/proc/{d.popen.pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            except OSError:
+                pass
+        return total / 1024
 
     def restart(self, proc: Proc) -> None:
         proc.start(self.env)
@@ -625,6 +756,180 @@ async def fuzz(stack: Stack, frames: int, seed: int) -> dict[str, Any]:
             "closes": dict(closes)}
 
 
+# --------------------------------------------------------------------------- attacks
+
+ATTACKS = ["flood", "crowd", "reconnect", "forged", "analysis", "redis-restart",
+           "postgres-restart"]
+# the attacker's bounds (bench/chaos_attacks.py), in a full and a --short run
+VOLUMES: dict[str, dict[str, dict[str, int]]] = {
+    "full": {"flood": {"sockets": 5}, "crowd": {"idle": 400, "spectators": 500},
+             "reconnect": {"loops": 100}, "forged": {"guests": 100, "games": 100, "signups": 30,
+                                                   "sockets": 100},
+             "analysis": {"workers": 16}},
+    "short": {"flood": {"sockets": 5}, "crowd": {"idle": 40, "spectators": 50},
+              "reconnect": {"loops": 20}, "forged": {"guests": 20, "games": 20, "signups": 6,
+                                                   "sockets": 30, "min_seconds": 8},
+              "analysis": {"workers": 4}},
+}
+SETTLE = 7.0  # after an attack: a frame dropped meanwhile heals at the next ping (5 s)
+
+
+async def run_attacker(cfg: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """bench/chaos_attacks.py in its own process; its JSON report."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(Path(__file__).resolve().parent / "chaos_attacks.py"),
+        json.dumps(cfg), cwd=REPO, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        return {"error": "the attacker overran its time and was killed"}
+    lines = out.decode().strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        return {"error": f"attacker exit {proc.returncode}: {err.decode()[-500:]}"}
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+async def restart_server(stack: Stack, name: str) -> tuple[float, float]:
+    """Stop and start Redis or PostgreSQL; (perf_counter when stopped, when up again)."""
+    loop = asyncio.get_running_loop()
+    server: Any = stack.redis if name == "redis-restart" else stack.pg
+    down = time.perf_counter()
+    await loop.run_in_executor(None, server.stop)
+    await asyncio.sleep(1.0)
+    await loop.run_in_executor(None, server.start)
+    return down, time.perf_counter()
+
+
+def fmt_ms(value: float) -> str:
+    return "-" if value != value else f"{value:,.0f}"  # NaN: no sample
+
+
+async def attack_lab(stack: Stack, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The probe plays throughout; each attack: a quiet phase, the attack, a settle."""
+    probe = Probe(stack.urls, games=args.probe_games, seed=args.seed)
+    await probe.start()
+    await probe.warm_up()
+    volumes = VOLUMES["short" if args.short else "full"]
+    quiet = max(3.0, args.seconds / 2)
+    print(f"probe: {args.probe_games} games; per attack: {quiet:g} s quiet, "
+          f"{args.seconds:g} s attack, {SETTLE:g} s settle", flush=True)
+    runs: list[dict[str, Any]] = []
+    for name in args.attacks:
+        if name.endswith("-restart") and stack.mode == "embedded":
+            runs.append({"attack": name, "skipped": "stack mode only"})
+            continue
+        probe.phase = f"quiet:{name}"
+        await asyncio.sleep(quiet)
+        probe.phase = name
+        rss = [stack.rss_mb()]
+        sampling = asyncio.Event()
+
+        async def sample(rss: list[float] = rss, done: asyncio.Event = sampling) -> None:
+            while not done.is_set():
+                rss.append(stack.rss_mb())
+                await asyncio.sleep(0.5)
+
+        sampler = asyncio.ensure_future(sample())
+        t0 = time.perf_counter()
+        run: dict[str, Any] = {"attack": name}
+        if name.endswith("-restart"):
+            down, up = await restart_server(stack, name)
+            await asyncio.sleep(max(0.0, args.seconds - (up - t0)))
+            run.update(volume="1 restart", down_s=round(up - down, 1), up_at=up)
+        else:
+            cfg = {"attack": name, "urls": stack.urls, "probe_games": probe.game_ids,
+                   **volumes.get(name, {})}
+            cfg["seconds"] = max(args.seconds, cfg.pop("min_seconds", 0))
+            run.update(await run_attacker(cfg, cfg["seconds"] + 60))
+            if name == "forged":
+                run["limits"] = ", ".join(
+                    f"{what} {stack.env.get(var) or default}" for what, var, default in (
+                        ("guest", "KONDAVO_GUEST_RATE", "30/h"),
+                        ("signup", "KONDAVO_SIGNUP_RATE", "10/h"),
+                        ("game", "KONDAVO_CREATE_RATE_IP", "30/m")))
+        run["attack_s"] = round(time.perf_counter() - t0, 1)
+        sampling.set()
+        await sampler
+        run["rss_mb"] = (round(rss[0]), round(max(rss)))
+        probe.phase = f"settle:{name}"
+        await asyncio.sleep(SETTLE)
+        runs.append(run)
+        print(f"  {name}: done in {run['attack_s']} s", flush=True)
+    probe.phase = "end"
+    await asyncio.sleep(2)
+    await probe.close()
+    for run in runs:
+        if "skipped" in run:
+            continue
+        run["quiet"] = probe.summary(f"quiet:{run['attack']}")
+        run["probe"] = probe.summary(run["attack"])
+        # lost: over the whole window (a move sent just before a restart counts for it)
+        run["lost"] = probe.lost([f"quiet:{run['attack']}", run["attack"],
+                                  f"settle:{run['attack']}"])
+        q, a = run["quiet"]["p99"], run["probe"]["p99"]
+        run["p99_ratio"] = round(a / q, 1) if q == q and a == a and q > 0 else None
+        if "up_at" in run:
+            first, every = probe.recovery(run.pop("up_at"))
+            run["recovery_s"] = (None if first is None else round(first, 1),
+                                 None if every is None else round(every, 1))
+    return runs
+
+
+def attack_details(run: dict[str, Any]) -> str:
+    parts = []
+    if run.get("error"):
+        parts.append(f"ERROR {run['error']}")
+    if run.get("closes"):
+        parts.append(f"attacker closed by server {run['closes']}")
+    if run.get("refused"):
+        parts.append(f"handshakes refused {run['refused']}")
+    counts = {k: v for k, v in (run.get("counts") or {}).items() if k.startswith("http_")}
+    if counts:
+        parts.append(f"HTTP {counts}")
+    if run.get("first_close_s") is not None:
+        parts.append(f"first flood close after {run['first_close_s']} s")
+    if run.get("got"):
+        parts.append("got " + ", ".join(f"{k} {v}/{run['tried'].get(k, 0)}"
+                                        for k, v in sorted(run["got"].items()))
+                     + f" (per-address limits: {run.get('limits', '?')})")
+    if "busy_game_moves" in run:
+        parts.append(f"busy game moves {run['busy_game_moves']}")
+    if "recovery_s" in run:
+        first, every = run["recovery_s"]
+        parts.append(f"down {run['down_s']} s; moves flow again after {first} s (first game),"
+                     f" {every} s (every game)")
+    p = run["probe"]
+    if p["errors"]:
+        parts.append(f"probe error frames {p['errors']}")
+    parts.append(f"probe confirm p50/p99 {fmt_ms(p['confirm_p50'])}/"
+                 f"{fmt_ms(p['confirm_p99'])} ms")
+    parts.append(f"Daphne RSS {run['rss_mb'][0]} -> {run['rss_mb'][1]} MB")
+    return "; ".join(parts)
+
+
+def print_attacks(runs: list[dict[str, Any]]) -> None:
+    print(f"\n{'attack':<17}{'volume':<40}{'probe sent/arrived':>19}{'quiet p50/p99':>15}"
+          f"{'attack p50/p99':>16}{'p99 x':>7}{'lost':>6}  probe closes", flush=True)
+    for run in runs:
+        if "skipped" in run:
+            print(f"{run['attack']:<17}skipped ({run['skipped']})")
+            continue
+        q, p = run["quiet"], run["probe"]
+        ratio = "-" if run["p99_ratio"] is None else f"{run['p99_ratio']:g}"
+        print(f"{run['attack']:<17}{str(run.get('volume', '?'))[:39]:<40}"
+              f"{p['sent']:>10}/{p['arrived']:<8}"
+              f"{fmt_ms(q['p50']):>7}/{fmt_ms(q['p99']):<7}"
+              f"{fmt_ms(p['p50']):>8}/{fmt_ms(p['p99']):<7}{ratio:>7}{run['lost']:>6}"
+              f"  {p['closes'] or '-'}")
+        print(f"{'':<17}{attack_details(run)}", flush=True)
+    print("(latency: move sent -> the opponent's socket has it, ms; lost: sent from the quiet "
+          "phase to the settle's end, not refused with an error, never seen by the opponent)")
+
+
 # --------------------------------------------------------------------------- main
 
 def print_table(rows: list[dict[str, Any]], header: bool = True) -> None:
@@ -638,6 +943,14 @@ def print_table(rows: list[dict[str, Any]], header: bool = True) -> None:
 
 
 async def main_async(args: argparse.Namespace, stack: Stack) -> int:
+    if args.attacks:
+        runs = await attack_lab(stack, args)
+        print_attacks(runs)
+        if args.json:
+            args.json.write_text(json.dumps({"mode": stack.mode, "seconds": args.seconds,
+                                             "short": args.short, "attacks": runs}, indent=1))
+        done = [r for r in runs if "skipped" not in r]
+        return 1 if any(r["lost"] or r.get("error") for r in done) else 0
     rows = []
     for i, name in enumerate(args.scenario):
         rows.append(await scenario(stack, name, args.friend_games, args.bot_games,
@@ -659,18 +972,44 @@ async def main_async(args: argparse.Namespace, stack: Stack) -> int:
     return 1 if bad else 0
 
 
+def attack_list(text: str) -> list[str]:
+    names = ATTACKS if text == "all" else [a.strip() for a in text.split(",") if a.strip()]
+    unknown = [a for a in names if a not in ATTACKS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown attack {', '.join(unknown)} "
+                                         f"(choose from {', '.join(ATTACKS)} or all)")
+    return names
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenario", action="append", choices=SCENARIOS,
                     help="run only these (repeatable; default: all)")
+    ap.add_argument("--attacks", type=attack_list,
+                    help=f"run these attacks with the latency probe instead of the fault "
+                         f"scenarios: comma-separated from {','.join(ATTACKS)}, or all")
+    ap.add_argument("--mode", choices=("stack", "embedded"), default="stack",
+                    help="stack: production settings, 2 Daphnes, Redis, PostgreSQL, Celery "
+                         "(as the compose file); embedded: one Daphne as make run")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="length of each attack (default 15; 4 with --short)")
+    ap.add_argument("--probe-games", type=int, default=20)
+    ap.add_argument("--json", type=Path, help="write the attack figures to this file")
     ap.add_argument("--short", action="store_true",
-                    help="baseline and daphne_kill, 1,000 fuzz frames")
+                    help="baseline and daphne_kill, 1,000 fuzz frames; attacks: small "
+                         "volumes, 4 s each")
     ap.add_argument("--fuzz-frames", type=int, default=None)
     ap.add_argument("--friend-games", type=int, default=6)
     ap.add_argument("--bot-games", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep-logs", type=Path, help="copy the servers' logs to this directory")
     args = ap.parse_args()
+    if args.attacks and args.scenario:
+        ap.error("run the fault scenarios and the attacks separately (the attacks keep the "
+                 "per-address limits on)")
+    if args.mode == "embedded" and not args.attacks:
+        ap.error("the fault scenarios run in stack mode only")
+    args.seconds = args.seconds or (4.0 if args.short else 15.0)
     if args.short:
         args.scenario = args.scenario or ["baseline", "daphne_kill"]
         args.fuzz_frames = 1000 if args.fuzz_frames is None else args.fuzz_frames
@@ -678,9 +1017,12 @@ def main() -> None:
     args.fuzz_frames = 10_000 if args.fuzz_frames is None else args.fuzz_frames
     raise_open_files()
     with ExitStack() as exits:
-        stack = Stack(exits)
-        print(f"stack: Daphne {', '.join(stack.urls)}; Redis {stack.redis.url}; "
-              f"PostgreSQL port {stack.pg.port}; logs in {stack.tmp}")
+        stack = Stack(exits, mode=args.mode, limits=bool(args.attacks))
+        print(stack.describe(), flush=True)
+        cpus = os.cpu_count() or 1
+        if args.attacks and cpus <= 2:
+            print(f"note: {cpus} CPUs: the probe and the attacker compete with the "
+                  "servers for CPU", flush=True)
         code = asyncio.run(main_async(args, stack))
         if args.keep_logs:
             import shutil

@@ -1,37 +1,45 @@
-"""Load test: N concurrent games between scripted websocket clients on a real Daphne + Redis.
+"""Load test: N concurrent games between scripted websocket clients on real Daphnes + Redis.
 
 Run from the repository root with the project's virtualenv (``.venv/bin/python``):
 
-    # saturation: 200 games moving as fast as the server answers, 1 Daphne, PostgreSQL
-    .venv/bin/python bench/load.py --games 200 --think 0
-    # realistic: 1,000 games, each side thinking 1 s on average (0.5-1.5 s), 2 Daphnes
-    .venv/bin/python bench/load.py --games 1000 --think 1.0 --daphnes 2
-    # the same against services you run yourself (nothing started but the Daphnes)
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kondavo REDIS_URL=redis://127.0.0.1:6379/0 \\
-        .venv/bin/python bench/load.py --games 500 --think 1.0 --daphnes 2
-    # against servers already running (no services, no Daphne started)
+    # realistic: 200 games, each side thinking 1 s on average (0.5-1.5 s), 2 Daphnes
+    .venv/bin/python bench/load.py --games 200 --think 1.0 --daphnes 2
+    # the issue's target shape: 1,000 games, a move every 4 s on average per game
+    .venv/bin/python bench/load.py --games 1000 --think 4.0 --daphnes 2 --plies 30
+    # scale-out shape: 4 Daphnes, the channel layer sharded over 2 Redis servers
+    .venv/bin/python bench/load.py --games 400 --think 2.0 --daphnes 4 --redis-shards 2
+    # saturation: raise the rate by 1.5x every 15 s until p99 passes 100 ms
+    .venv/bin/python bench/load.py --games 200 --think 2.0 --daphnes 2 --saturate
+    # against servers already running (no services, no Daphne started; no CPU figures)
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --url http://127.0.0.1:8001
 
 Services: without ``REDIS_URL`` a throwaway ``redis-server`` is started on a free loopback port;
 without ``DATABASE_URL`` a throwaway PostgreSQL cluster (``initdb`` + ``pg_ctl`` from
 /usr/lib/postgresql/*/bin, as tests/run_with_services.sh does; ``--db sqlite`` for a SQLite
-file instead). The database is migrated, then ``--daphnes`` Daphne processes share the Redis
-channel layer (``DB_CONN_MAX_AGE`` defaults to 60 for them: persistent connections; with the
-settings' default of 0 every database call opens a new PostgreSQL backend, which alone cost
-about 3x in throughput here: ``DB_CONN_MAX_AGE=0 .venv/bin/python bench/load.py``). Games are
-created over HTTP as a browser does (guest sessions, ``POST /games/new/friend``, the friend's
-``POST /games/<id>/join``); both players connect to ``/ws/game/<id>/`` (with several Daphnes
-the two players of a game sit on different ones, so every move crosses the Redis layer). When
-every socket has its state, all games start: each side waits ``--think`` seconds (jittered
-uniformly 0.5x-1.5x; 0 = answer at once) and plays a random legal move from the server's
-frames, up to ``--plies`` plies, then the side to move resigns.
+file instead); ``--redis-shards K`` starts K more Redis servers and gives the Daphnes
+``CHANNEL_REDIS_URLS`` (the channel layer sharded over them). The database is migrated, then
+``--daphnes`` Daphne processes share the channel layer (``DB_CONN_MAX_AGE`` defaults to 60:
+persistent connections). Games are created over HTTP as a browser does (guest sessions,
+``POST /games/new/friend``, the friend's ``POST /games/<id>/join``); each player is its own
+guest connecting from its own loopback address (127.40.0.1, ...: per-address limits and socket
+caps see one visitor per player) to ``/ws/game/<id>/``, the two players of a game on different
+Daphnes when there are several (every move crosses the channel layer). When every socket has
+its state, all games start: each side thinks ``--think`` seconds on average (``--pacing``:
+uniform over 0.5x-1.5x, or exponential; the first moves spread over one think time, so games
+are not in lock-step) and plays a random legal move, up to ``--plies`` plies, then resigns.
 
-Prints: moves/s, the move -> opponent latency (from sending a move to the opponent's socket
-receiving it) p50/p95/p99/max, error frames, client failures, moves whose frame never arrived,
-stalls (a socket silent for ``STALL_SECONDS`` while waiting sends ``resync``, as the game page
-heals a lost frame; a socket that stalls a 4th time fails),
-and the client's own event-loop lag (a busy client inflates the latencies it measures).
-The open-file limit is raised (``resource.setrlimit``) for this process and the Daphnes.
+Prints: moves sent and confirmed, moves/s (confirmed), latency p50/p95/p99/max from sending a
+move to the mover's own confirmation frame and to the opponent's frame, error frames, client
+failures, lost moves (never confirmed, or never delivered to the opponent), moves seen only
+after a resync (a socket silent for ``STALL_SECONDS`` while waiting sends ``resync``),
+**moves/s per server CPU-second** (user + system CPU of the Daphnes, Redis and PostgreSQL,
+backends included, from /proc, over the measured interval), the load generator's own CPU and
+event-loop lag (a busy client inflates the latencies it measures). ``--saturate`` plays on
+(a new game when one ends) and divides the think time by ``--step-factor`` every
+``--step-seconds`` until the opponent latency's p99 passes ``--p99-bound`` ms: the saturation
+rate is the best confirmed moves/s of a step within the bound. ``--json`` writes the figures.
+The load generator is its own process (never the Daphnes' event loop), but on a 2-core
+machine its CPU competes with the servers': the output says so.
 """
 
 from __future__ import annotations
@@ -39,7 +47,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import functools
 import glob
+import http.client
 import http.cookiejar
 import json
 import os
@@ -51,8 +61,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
+from collections import Counter
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +75,7 @@ import websockets
 REPO = Path(__file__).resolve().parent.parent
 CSRF = "b" * 32
 STALL_SECONDS = 30.0  # a socket silent this long while waiting sends a resync
+SERVER_PIDS: list[int] = []  # the server processes started or found (their CPU is measured)
 
 
 def raise_open_files(wanted: int = 65536) -> int:
@@ -107,6 +122,7 @@ def start_redis(stack: ExitStack, tmp: Path) -> str:
         stdout=subprocess.DEVNULL)
     stack.callback(lambda: (proc.terminate(), proc.wait()))
     wait_port(port, proc)
+    SERVER_PIDS.append(proc.pid)
     return f"redis://127.0.0.1:{port}/0"
 
 
@@ -138,23 +154,30 @@ def start_postgres(stack: ExitStack, tmp: Path, max_connections: int = 400) -> s
         stdout=subprocess.DEVNULL, check=False))
     subprocess.run([str(pgbin / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U",
                     "postgres", "kondavo"], check=True)
+    SERVER_PIDS.append(int((data / "postmaster.pid").read_text().split()[0]))
     return f"postgres://postgres@127.0.0.1:{port}/kondavo"
 
 
-def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
+def start_servers(stack: ExitStack, count: int, db: str, shards: int = 0) -> list[str]:
     tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kondavo-bench-")))
     tmp.chmod(0o755)
+    for name, find in (("REDIS_URL", redis_pid), ("DATABASE_URL", postgres_pid)):
+        if os.environ.get(name) and (pid := find(os.environ[name])) is not None:
+            SERVER_PIDS.append(pid)  # a local server of the caller's: its CPU counts too
     redis_url = os.environ.get("REDIS_URL") or start_redis(stack, tmp)
     database_url = os.environ.get("DATABASE_URL") or (
         f"sqlite:///{tmp / 'bench.sqlite3'}" if db == "sqlite" else start_postgres(stack, tmp))
     env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": database_url,
            "DJANGO_SETTINGS_MODULE": "kondavo.settings.local", "DEBUG": "false",
            "LOG_LEVEL": "WARNING"}
+    if shards:  # the channel layer sharded over its own Redis servers
+        env["CHANNEL_REDIS_URLS"] = ",".join(start_redis(stack, tmp) for _ in range(shards))
     env.setdefault("DB_CONN_MAX_AGE", "60")
     # Every simulated player comes from 127.0.0.1: the per-address limits on guests and on
     # game creation (KONDAVO_GUEST_RATE, KONDAVO_CREATE_RATE_IP) would stop the bench.
     env.setdefault("KONDAVO_GUEST_RATE", "")
     env.setdefault("KONDAVO_CREATE_RATE_IP", "")
+    env.setdefault("KONDAVO_CREATE_RATE_PLAYER", "")  # --saturate: a new game per finished one
     # Every game is created, and every socket connected, before any game starts: a first
     # move may come much later than a player would make it (30 s by default).
     env.setdefault("KONDAVO_FIRST_MOVE_SECONDS", "900")
@@ -180,8 +203,10 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
 
         stack.callback(stop)
         wait_port(port, proc)
+        SERVER_PIDS.append(proc.pid)
         urls.append(f"http://127.0.0.1:{port}")
-    print(f"started Daphne {', '.join(urls)}; Redis {redis_url}; "
+    layer = (f"channel layer on {shards} Redis shards" if shards else "channel layer on it")
+    print(f"started Daphne {', '.join(urls)}; Redis {redis_url} ({layer}); "
           f"database {database_url.split(':')[0]}; DB_POOL={env.get('DB_POOL', 'true')} "
           f"(DB_POOL_MAX_SIZE={env.get('DB_POOL_MAX_SIZE', '10')}), "
           f"else DB_CONN_MAX_AGE={env['DB_CONN_MAX_AGE']}")
@@ -190,63 +215,201 @@ def start_servers(stack: ExitStack, count: int, db: str) -> list[str]:
 
 # --------------------------------------------------------------------------- clients
 
-class Http:
-    """One browser-like HTTP session (cookies kept)."""
+class _SourceHTTPHandler(urllib.request.HTTPHandler):
+    """Connects from a given loopback address (each simulated visitor has its own)."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(functools.partial(http.client.HTTPConnection,
+                                              source_address=(self.source, 0)), req)
+
+
+class Http:
+    """One browser-like HTTP session (cookies kept), optionally from its own loopback address
+    (``source``, e.g. 127.10.0.7) and with extra headers on every request."""
+
+    def __init__(self, base: str, source: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         self.base = base
+        self.source = source
+        self.headers = dict(headers or {})
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        sourced: list[Any] = [_SourceHTTPHandler(source)] if source else []
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar),
+                                                  *sourced)
+        # POSTs: cookies sent by hand (the CSRF one too), redirects answered, not followed
+        self.raw = urllib.request.build_opener(
+            _NoRedirect, *([_SourceHTTPHandler(source)] if source else []))
 
     def get(self, path: str) -> Any:
-        with self.opener.open(self.base + path, timeout=60) as r:
+        req = urllib.request.Request(self.base + path, headers=self.headers)
+        with self.opener.open(req, timeout=60) as r:
             return r.read()
 
-    def post_json(self, path: str, data: dict[str, str]) -> Any:
-        body = "&".join(f"{k}={v}" for k, v in data.items()).encode()
+    def post(self, path: str, data: dict[str, str], accept: str = "application/json"
+             ) -> tuple[int, bytes]:
+        """A CSRF-valid form POST; (status, body) whatever the status (redirects not
+        followed)."""
+        body = urllib.parse.urlencode(data).encode()
         req = urllib.request.Request(self.base + path, data=body, method="POST", headers={
-            "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
-            "X-CSRFToken": CSRF, "Cookie": f"csrftoken={CSRF}; {self.cookie()}",
-            "Referer": self.base + "/"})
-        with urllib.request.urlopen(req, timeout=60) as r:
-            self.jar.extract_cookies(r, req)  # the session made by this first action
-            return json.loads(r.read())
+            **self.headers, "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": accept, "X-CSRFToken": CSRF,
+            "Cookie": f"csrftoken={CSRF}; {self.cookie()}", "Referer": self.base + "/"})
+        try:
+            with self.raw.open(req, timeout=60) as r:
+                self.jar.extract_cookies(r, req)
+                return r.status, r.read()
+        except urllib.error.HTTPError as exc:
+            self.jar.extract_cookies(exc, req)
+            return exc.code, exc.read()
+
+    def post_json(self, path: str, data: dict[str, str]) -> Any:
+        status, body = self.post(path, data)
+        if status >= 400:
+            raise RuntimeError(f"POST {path}: {status} {body[:200]!r}")
+        return json.loads(body)
 
     def cookie(self) -> str:
         return "; ".join(f"{c.name}={c.value}" for c in self.jar if c.name != "csrftoken")
 
 
-def create_game(base: str, ruleset: str) -> tuple[str, str, str]:
-    white, black = Http(base), Http(base)
-    white.get("/")
-    black.get("/")
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def create_game(base: str, ruleset: str, white_addr: str | None = None,
+                black_addr: str | None = None) -> tuple[str, str, str]:
+    """A friend game between two new guests, each from its own address when given."""
+    white, black = Http(base, source=white_addr), Http(base, source=black_addr)
     game = white.post_json("/games/new/friend", {"ruleset": ruleset, "color": "white",
                                                  "time_control": "untimed"})
     black.post_json(f"/games/{game['id']}/join", {})
     return game["id"], white.cookie(), black.cookie()
 
 
+def player_address(i: int) -> str:
+    """Each simulated player connects from its own loopback address (127.40.0.1, ...), so
+    per-address limits and socket caps see as many visitors as there are players."""
+    return f"127.{40 + i // 62500}.{i // 250 % 250}.{i % 250 + 1}"
+
+
+# --------------------------------------------------------------------------- CPU
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()  # fields from the state on (3rd)
+
+
+def tree_cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds (user + system) of these processes, their live descendants, and their
+    reaped children (e.g. PostgreSQL backends that have exited), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (st := _stat(int(entry))) is not None:
+            stats[int(entry)] = st
+            children.setdefault(int(st[1]), []).append(int(entry))
+    total = 0.0
+    todo, seen = list(pids), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in stats:
+            continue
+        seen.add(pid)
+        st = stats[pid]
+        total += int(st[11]) + int(st[12])  # utime, stime
+        if pid in pids:
+            total += int(st[13]) + int(st[14])  # cutime, cstime: reaped children
+        todo.extend(children.get(pid, []))
+    return total / tick
+
+
+def redis_pid(url: str) -> int | None:
+    try:
+        import redis
+
+        return int(redis.Redis.from_url(url, socket_timeout=2).info("server")["process_id"])
+    except Exception:
+        return None
+
+
+def postgres_pid(url: str) -> int | None:
+    """The postmaster of a local PostgreSQL: the parent of this connection's backend."""
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+        st = _stat(int(backend))
+        return int(st[1]) if st else None
+    except Exception:
+        return None
+
+
+# --------------------------------------------------------------------------- players
+
+@dataclass
+class MoveRecord:
+    sent: float
+    confirmed: float | None = None  # the mover's own socket had it back
+    arrived: float | None = None  # the opponent's socket had it
+    healed: bool = False  # seen only through a resync's state
+
+
+@dataclass
 class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.moves = 0
-        self.errors = 0
-        self.finished = 0
-        self.connected = 0
-        self.lag: list[float] = []
-        self.stalls = 0
+    moves: list[MoveRecord] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    finished: int = 0
+    connected: int = 0
+    stalls: int = 0
+    lag: list[float] = field(default_factory=list)
 
 
-def think_time(mean: float, rng: random.Random) -> float:
-    return rng.uniform(0.5 * mean, 1.5 * mean) if mean > 0 else 0.0
+class Pace:
+    """The mean think time, shared by every player (``--saturate`` lowers it step by step)."""
+
+    def __init__(self, mean: float, kind: str) -> None:
+        self.mean, self.kind = mean, kind
+
+    def think(self, rng: random.Random) -> float:
+        if self.mean <= 0:
+            return 0.0
+        if self.kind == "exponential":
+            return min(rng.expovariate(1 / self.mean), 5 * self.mean)
+        return rng.uniform(0.5 * self.mean, 1.5 * self.mean)
 
 
-async def player(url: str, origin: str, cookie: str, side: str, plies: int, think: float,
-                 sent_at: dict[int, float], stats: Stats, rng: random.Random,
-                 ready: asyncio.Semaphore, go: asyncio.Event) -> None:
+def mark(records: dict[int, MoveRecord], ply: int, side: str, mover: str, now: float,
+         healed: bool = False) -> None:
+    rec = records.get(ply)
+    if rec is None:
+        return
+    if side == mover and rec.confirmed is None:
+        rec.confirmed, rec.healed = now, rec.healed or healed
+    elif side != mover and rec.arrived is None:
+        rec.arrived, rec.healed = now, rec.healed or healed
+
+
+async def player(url: str, origin: str, cookie: str, source: str | None, side: str,
+                 plies: int, pace: Pace, records: dict[int, MoveRecord], stats: Stats,
+                 rng: random.Random, ready: asyncio.Semaphore, go: asyncio.Event) -> None:
+    """One seated player: waits for ``go``, then thinks and plays random legal moves;
+    resigns at ``plies``. ``records`` (shared with the opponent) is keyed by the ply after
+    the move; ``mark`` times its confirmation and its arrival."""
+    local = {"local_addr": (source, 0)} if source else {}
     async with ready:  # bounded concurrent handshakes
         ws = await websockets.connect(url, origin=origin, additional_headers={"Cookie": cookie},
-                                      open_timeout=120, max_queue=None, compression=None)
+                                      open_timeout=120, max_queue=None, compression=None,
+                                      **local)
         first = json.loads(await ws.recv())
     async with ws:
         stats.connected += 1
@@ -269,36 +432,38 @@ async def player(url: str, origin: str, cookie: str, side: str, plies: int, thin
                     continue
             t, d = frame["t"], frame["d"]
             frame = None
+            now = time.perf_counter()
             if t == "end" or (t == "state" and d.get("status") in ("finished", "aborted")):
                 if side == "white":
                     stats.finished += 1
                 return
-            if t in ("state", "move"):
-                if t == "move" and d["turn"] == side:  # the opponent's move reached us
-                    stamp = sent_at.pop(d["ply"], None)
-                    if stamp is not None:
-                        stats.latencies.append(time.perf_counter() - stamp)
-                state = {"ply": d["ply"], "turn": d["turn"], "legal": d["legal"]}
+            if t == "state":
+                for ply in range(1, d["ply"] + 1):
+                    mark(records, ply, side, "white" if ply % 2 else "black", now, True)
+            elif t == "move":
+                mark(records, d["ply"], side, "black" if d["turn"] == "white" else "white",
+                     now)
             elif t == "error":
-                stats.errors += 1
+                stats.errors[d.get("code", "?")] += 1
                 await ws.send(json.dumps({"t": "resync"}))
                 continue
-            else:
+            if t not in ("state", "move"):
                 continue
-            if state["turn"] != side or not state["legal"]:
+            if d["turn"] != side or not d["legal"]:
                 continue
-            if state["ply"] >= plies:
+            if d["ply"] >= plies:
                 await ws.send(json.dumps({"t": "resign"}))
                 continue
             # Spread the games' first moves over one think time, then think before each move.
-            delay = rng.uniform(0, think) if first_move else think_time(think, rng)
+            delay = rng.uniform(0, pace.mean) if first_move else pace.think(rng)
             first_move = False
             if delay:
                 await asyncio.sleep(delay)
-            move = rng.choice(state["legal"])["notation"]
-            sent_at[state["ply"] + 1] = time.perf_counter()
-            stats.moves += 1
-            await ws.send(json.dumps({"t": "move", "d": {"ply": state["ply"], "move": move}}))
+            move = rng.choice(d["legal"])["notation"]
+            rec = MoveRecord(time.perf_counter())
+            records[d["ply"] + 1] = rec
+            stats.moves.append(rec)
+            await ws.send(json.dumps({"t": "move", "d": {"ply": d["ply"], "move": move}}))
 
 
 async def loop_lag(stats: Stats, stop: asyncio.Event) -> None:
@@ -314,62 +479,180 @@ def pct(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))] * 1000
 
 
-async def run(urls: list[str], games: int, plies: int, ruleset: str, seed: int,
-              think: float) -> None:
-    loop = asyncio.get_running_loop()
-    t0 = time.perf_counter()
-    sem = asyncio.Semaphore(32)
+def figures(moves: list[MoveRecord], wall: float, cpu: float) -> dict[str, Any]:
+    """The report of a set of moves sent over ``wall`` seconds, ``cpu`` server CPU seconds."""
+    confirmed = [m for m in moves if m.confirmed is not None]
+    own = sorted(m.confirmed - m.sent for m in confirmed)  # type: ignore[operator]
+    opp = sorted(m.arrived - m.sent for m in moves if m.arrived is not None)
+    lost = sum(1 for m in moves if m.confirmed is None or m.arrived is None)
+    rate = len(confirmed) / wall if wall else 0.0
+    return {
+        "sent": len(moves), "confirmed": len(confirmed), "lost": lost,
+        "healed_by_resync": sum(m.healed for m in moves), "wall_s": round(wall, 1),
+        "moves_per_s": round(rate, 1), "server_cpu_s": round(cpu, 1),
+        "moves_per_cpu_s": round(len(confirmed) / cpu, 1) if cpu else None,
+        "server_cpu_share": round(cpu / wall, 2) if wall else None,
+        "own_ms": {q: round(pct(own, v), 1) for q, v in (("p50", .5), ("p95", .95),
+                                                        ("p99", .99), ("max", 1.0))},
+        "opponent_ms": {q: round(pct(opp, v), 1) for q, v in (("p50", .5), ("p95", .95),
+                                                             ("p99", .99), ("max", 1.0))},
+    }
 
-    async def make(i: int) -> tuple[str, str, str, str]:
-        base = urls[i % len(urls)]
-        async with sem:
-            game_id, wc, bc = await loop.run_in_executor(None, create_game, base, ruleset)
-        return base, game_id, wc, bc
 
-    loop.set_default_executor(concurrent.futures.ThreadPoolExecutor(32))
-    created = await asyncio.gather(*(make(i) for i in range(games)))
-    print(f"created {games} games in {time.perf_counter() - t0:.1f}s")
-    stats = Stats()
-    rng = random.Random(seed)
-    ready, go = asyncio.Semaphore(64), asyncio.Event()
-    tasks = []
-    sent: list[dict[int, float]] = []
-    for i, (base, game_id, wc, bc) in enumerate(created):
-        sent_at: dict[int, float] = {}
-        sent.append(sent_at)
-        # the opponent connects to another server when there are several
-        other = urls[(i + 1) % len(urls)]
-        for side, cookie, server in (("black", bc, other), ("white", wc, base)):
-            ws_url = server.replace("http://", "ws://") + f"/ws/game/{game_id}/"
-            tasks.append(asyncio.ensure_future(player(
-                ws_url, server, cookie, side, plies, think, sent_at, stats,
-                random.Random(rng.random()), ready, go)))
-    t_conn = time.perf_counter()
-    while stats.connected + sum(t.done() for t in tasks) < len(tasks):
-        await asyncio.sleep(0.1)
-    print(f"{stats.connected} sockets connected in {time.perf_counter() - t_conn:.1f}s")
+def print_figures(f: dict[str, Any]) -> None:
+    print(f"moves sent {f['sent']}  confirmed {f['confirmed']}  in {f['wall_s']} s  "
+          f"moves/s {f['moves_per_s']}")
+    for key, what in (("own_ms", "move -> mover's confirmation"),
+                      ("opponent_ms", "move -> opponent's frame   ")):
+        q = f[key]
+        print(f"{what} ms: p50 {q['p50']:>8}  p95 {q['p95']:>8}  p99 {q['p99']:>8}  "
+              f"max {q['max']:>8}")
+    print(f"server CPU {f['server_cpu_s']} s ({f['server_cpu_share']} cores)  "
+          f"moves/s per server CPU-second: {f['moves_per_cpu_s']}")
+    print(f"lost (never confirmed, or never delivered to the opponent): {f['lost']}  "
+          f"seen only after a resync: {f['healed_by_resync']}")
+
+
+class Bench:
+    """Games, their players and the measurements of one run."""
+
+    def __init__(self, urls: list[str], server_pids: list[int], args: argparse.Namespace
+                 ) -> None:
+        self.urls, self.pids, self.args = urls, server_pids, args
+        self.stats = Stats()
+        self.pace = Pace(args.think, args.pacing)
+        self.rng = random.Random(args.seed)
+        self.stop = False
+
+    def cpu(self) -> float:
+        return tree_cpu_seconds(self.pids) if self.pids else 0.0
+
+    async def create(self, n: int) -> list[tuple[int, str, str, str, str]]:
+        loop = asyncio.get_running_loop()
+        sem = asyncio.Semaphore(32)
+
+        async def make(i: int) -> tuple[int, str, str, str, str]:
+            base = self.urls[i % len(self.urls)]
+            async with sem:
+                game_id, wc, bc = await loop.run_in_executor(
+                    None, create_game, base, self.args.ruleset, player_address(2 * i),
+                    player_address(2 * i + 1))
+            return i, base, game_id, wc, bc
+
+        return await asyncio.gather(*(make(i) for i in range(n)))
+
+    async def game(self, i: int, base: str, game_id: str, wc: str, bc: str,
+                   ready: asyncio.Semaphore, go: asyncio.Event, again: bool) -> None:
+        """Both players of one game; with ``again``, a new game when it ends (--saturate)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            records: dict[int, MoveRecord] = {}
+            other = self.urls[(i + 1) % len(self.urls)]  # the opponent on another server
+            await asyncio.gather(*(player(
+                server.replace("http://", "ws://") + f"/ws/game/{game_id}/", server, cookie,
+                player_address(2 * i + (side == "black")), side, self.args.plies, self.pace,
+                records, self.stats, random.Random(self.rng.random()), ready, go)
+                for side, cookie, server in (("black", bc, other), ("white", wc, base))))
+            if not again or self.stop:
+                return
+            game_id, wc, bc = await loop.run_in_executor(
+                None, create_game, base, self.args.ruleset, player_address(2 * i),
+                player_address(2 * i + 1))
+
+    async def start(self, again: bool) -> list[asyncio.Future[Any]]:
+        t0 = time.perf_counter()
+        created = await self.create(self.args.games)
+        print(f"created {len(created)} games in {time.perf_counter() - t0:.1f}s", flush=True)
+        ready, self.go = asyncio.Semaphore(64), asyncio.Event()
+        tasks = [asyncio.ensure_future(self.game(*c, ready, self.go, again)) for c in created]
+        t_conn = time.perf_counter()
+        while (self.stats.connected + sum(t.done() for t in tasks) < 2 * len(tasks)
+               and not all(t.done() for t in tasks)):
+            await asyncio.sleep(0.1)
+        print(f"{self.stats.connected} sockets connected in {time.perf_counter() - t_conn:.1f}s",
+              flush=True)
+        return tasks
+
+
+async def run(urls: list[str], pids: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    asyncio.get_running_loop().set_default_executor(concurrent.futures.ThreadPoolExecutor(32))
+    bench = Bench(urls, pids, args)
     stop = asyncio.Event()
-    lagger = asyncio.ensure_future(loop_lag(stats, stop))
-    t1 = time.perf_counter()
-    go.set()
-    results = await asyncio.gather(*tasks, return_exceptions=True)
-    wall = time.perf_counter() - t1
+    lagger = asyncio.ensure_future(loop_lag(bench.stats, stop))
+    if args.saturate:
+        result = await saturate(bench, args)
+    else:
+        tasks = await bench.start(again=False)
+        cpu0, own0, t1 = bench.cpu(), os.times(), time.perf_counter()
+        bench.go.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        wall = time.perf_counter() - t1
+        cpu, own1 = bench.cpu() - cpu0, os.times()
+        failures = [r for r in results if isinstance(r, BaseException)]
+        result = figures(bench.stats.moves, wall, cpu)
+        result.update(client_cpu_s=round(own1.user + own1.system - own0.user - own0.system, 1),
+                      failures=len(failures), finished=bench.stats.finished,
+                      errors=dict(bench.stats.errors), stalls=bench.stats.stalls)
+        print(f"games: {args.games}  servers: {len(urls)}  think: {args.think:g}s "
+              f"({args.pacing})  plies: {args.plies}")
+        print_figures(result)
+        print(f"finished games: {bench.stats.finished}  error frames: "
+              f"{dict(bench.stats.errors) or 0}  client failures: {len(failures)}  stalls "
+              f"({STALL_SECONDS:g} s silent, resynced): {bench.stats.stalls}")
+        for f in failures[:3]:
+            print("  failure:", repr(f))
+        print(f"load generator CPU {result['client_cpu_s']} s over {result['wall_s']} s")
     stop.set()
     await lagger
-    failures = [r for r in results if isinstance(r, BaseException)]
-    lat, lag = sorted(stats.latencies), sorted(stats.lag)
-    lost = sum(len(s) for s in sent)
-    print(f"games: {games}  servers: {len(urls)}  think: {think:g}s  plies: {plies}  "
-          f"moves: {stats.moves}  wall: {wall:.1f}s")
-    print(f"moves/s: {stats.moves / wall:.0f}")
-    print(f"move -> opponent latency ms: p50 {pct(lat, .5):.1f}  p95 {pct(lat, .95):.1f}  "
-          f"p99 {pct(lat, .99):.1f}  max {pct(lat, 1):.1f}  (n={len(lat)})")
-    print(f"finished games: {stats.finished}  error frames: {stats.errors}  "
-          f"client failures: {len(failures)}  moves never seen by the opponent: {lost}  "
-          f"stalls ({STALL_SECONDS:g} s silent, resynced): {stats.stalls}")
+    lag = sorted(bench.stats.lag)
+    result["client_lag_ms"] = {"p50": round(pct(lag, .5), 1), "p99": round(pct(lag, .99), 1)}
     print(f"client event-loop lag ms: p50 {pct(lag, .5):.1f}  p99 {pct(lag, .99):.1f}")
-    for f in failures[:3]:
-        print("  failure:", repr(f))
+    return result
+
+
+async def saturate(bench: Bench, args: argparse.Namespace) -> dict[str, Any]:
+    """Offered rate up by ``--step-factor`` each ``--step-seconds`` until the opponent
+    latency's p99 passes ``--p99-bound`` ms; the saturation rate is the best confirmed rate
+    of a step within the bound."""
+    args.plies = max(args.plies, 10_000) if args.plies <= 0 else args.plies
+    tasks = await bench.start(again=True)
+    bench.go.set()
+    steps = []
+    mean = args.think if args.think > 0 else 2.0
+    try:
+        while True:
+            bench.pace.mean = mean
+            await asyncio.sleep(min(2.0, args.step_seconds / 4))  # settle to the new pace
+            first, cpu0, t0 = len(bench.stats.moves), bench.cpu(), time.perf_counter()
+            await asyncio.sleep(args.step_seconds)
+            wall, cpu = time.perf_counter() - t0, bench.cpu() - cpu0
+            moves = bench.stats.moves[first:len(bench.stats.moves)]
+            await asyncio.sleep(1.0)  # the last moves' answers
+            f = figures(moves, wall, cpu)
+            f["think_s"] = round(mean, 3)
+            f["offered_per_s"] = round(args.games / mean, 1) if mean else None
+            steps.append(f)
+            print(f"think {mean:7.3f} s  offered {f['offered_per_s']}/s  moves/s "
+                  f"{f['moves_per_s']:>7}  p50 {f['opponent_ms']['p50']:>8}  p99 "
+                  f"{f['opponent_ms']['p99']:>8} ms  lost {f['lost']:>4}  per CPU-s "
+                  f"{f['moves_per_cpu_s']}", flush=True)
+            if f["opponent_ms"]["p99"] > args.p99_bound or mean < 0.02 or any(
+                    t.done() for t in tasks):
+                break
+            mean /= args.step_factor
+    finally:
+        bench.stop = True
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    within = [s for s in steps if s["opponent_ms"]["p99"] <= args.p99_bound]
+    best = max(within, key=lambda s: s["moves_per_s"]) if within else None
+    print(f"saturation: {best['moves_per_s'] if best else 'below the first step'} moves/s "
+          f"with p99 <= {args.p99_bound:g} ms ({args.games} games, {len(bench.urls)} "
+          f"servers); the next step: {steps[-1]['moves_per_s']} moves/s, p99 "
+          f"{steps[-1]['opponent_ms']['p99']} ms")
+    return {"steps": steps, "saturation_moves_per_s": best["moves_per_s"] if best else None,
+            "p99_bound_ms": args.p99_bound}
 
 
 def main() -> None:
@@ -377,22 +660,45 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--plies", type=int, default=40, help="moves per game before resigning")
     ap.add_argument("--think", type=float, default=0.0,
-                    help="mean seconds each side thinks before a move (0: saturate)")
+                    help="mean seconds each side thinks before a move (0: answer at once)")
+    ap.add_argument("--pacing", choices=("uniform", "exponential"), default="uniform",
+                    help="think times: uniform over 0.5x-1.5x the mean, or exponential "
+                         "(capped at 5x)")
     ap.add_argument("--ruleset", default="international")
     ap.add_argument("--url", action="append", help="base URL of a running server (repeatable)")
     ap.add_argument("--daphnes", "--servers", type=int, default=1, dest="daphnes",
                     help="Daphne processes to start")
+    ap.add_argument("--redis-shards", type=int, default=0,
+                    help="start this many Redis servers for the channel layer "
+                         "(CHANNEL_REDIS_URLS)")
     ap.add_argument("--db", choices=("postgres", "sqlite"), default="postgres",
                     help="database to start when DATABASE_URL is not set")
+    ap.add_argument("--saturate", action="store_true",
+                    help="raise the rate step by step until p99 passes --p99-bound")
+    ap.add_argument("--p99-bound", type=float, default=100.0, help="ms (--saturate)")
+    ap.add_argument("--step-seconds", type=float, default=15.0, help="--saturate")
+    ap.add_argument("--step-factor", type=float, default=1.5,
+                    help="--saturate: each step divides the think time by this")
+    ap.add_argument("--json", type=Path, help="write the figures to this file")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     limit = raise_open_files()
     if limit < 2 * args.games + 200:
         print(f"warning: the open-file limit is {limit} for {2 * args.games} sockets")
+    cpus = os.cpu_count() or 1
+    print(f"note: this load generator is one process with its own event loop (apart from the "
+          f"servers), but on {cpus} CPUs its CPU competes with the servers'", flush=True)
 
     with ExitStack() as stack:
-        urls = args.url or start_servers(stack, args.daphnes, args.db)
-        asyncio.run(run(urls, args.games, args.plies, args.ruleset, args.seed, args.think))
+        urls = args.url or start_servers(stack, args.daphnes, args.db, args.redis_shards)
+        if args.url:
+            print("--url: the servers' CPU is not measured (moves/s per CPU-second needs the "
+                  "servers started here)")
+        result = asyncio.run(run(urls, [] if args.url else list(SERVER_PIDS), args))
+    result.update(command=" ".join(["bench/load.py", *sys.argv[1:]]), cpus=cpus,
+                  servers=len(urls), redis_shards=args.redis_shards)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
 
 
 if __name__ == "__main__":
