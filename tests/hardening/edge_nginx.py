@@ -60,9 +60,13 @@ class Edge:
 
 
 def render(conf_dir: Path, *, upstream: str, static_parent: Path, mode: str = "plain",
-           trusted_proxies: str = "", http_port: int, https_port: int) -> Path:
-    """Writes the edge's configuration for a test into ``conf_dir``; returns nginx.conf."""
+           trusted_proxies: str = "", upstreams_conf: str = "", http_port: int,
+           https_port: int) -> Path:
+    """Writes the edge's configuration for a test into ``conf_dir``; returns nginx.conf.
+    ``upstreams_conf``: the operator's conf.d/kondavo-upstreams.conf (docs/deploying.md)."""
     (conf_dir / "conf.d").mkdir(parents=True)
+    if upstreams_conf:
+        (conf_dir / "conf.d" / "kondavo-upstreams.conf").write_text(upstreams_conf)
     (conf_dir / "kondavo").mkdir()
     (conf_dir / "temp").mkdir()
     for path in (DEPLOY / "kondavo").iterdir():

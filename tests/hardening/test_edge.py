@@ -416,6 +416,53 @@ async def test_edge_refuses_a_burst_of_websockets_from_one_address(
     assert "limiting" in edge.log()  # the refusals are logged
 
 
+def ws_conn_limit() -> int:
+    """The edge's cap on open websockets per address, as deploy/nginx/kondavo/site.conf has
+    it."""
+    import re
+
+    from edge_nginx import DEPLOY
+
+    site = (DEPLOY / "kondavo" / "site.conf").read_text()
+    block = site[site.index("location /ws/"):]
+    return int(re.search(r"limit_conn kondavo_conn (\d+);", block).group(1))  # type: ignore[union-attr]
+
+
+@needs_nginx
+@pytestmark_db
+async def test_edge_caps_open_websockets_per_address(edge_and_lb: tuple[Edge, str]) -> None:
+    """Sockets held open from one address: the one past the cap is refused with the edge's
+    503 even when the connection rate allows it; closing one makes room again."""
+    edge, _lb = edge_and_lb
+    cap = ws_conn_limit()
+    source = random_loopback()
+    held: list[Any] = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    refusal: tuple[int, str] | None = None
+    try:
+        while refusal is None and loop.time() < deadline:
+            status, code, ws = await ws_attempt(edge, source)
+            if ws is not None:
+                held.append(ws)
+            elif code == "edge_rate_limited":  # the connection rate: wait for a token
+                await asyncio.sleep(0.1)
+            else:
+                refusal = (status, code)
+        assert refusal == (503, "edge_too_many_connections")
+        assert len(held) == cap
+        await held.pop().close()
+        while loop.time() < deadline:  # the edge sees the close a moment later
+            status, code, ws = await ws_attempt(edge, source)
+            if ws is not None:
+                held.append(ws)
+                break
+            await asyncio.sleep(0.1)
+        assert len(held) == cap
+    finally:
+        await asyncio.gather(*(ws.close() for ws in held))
+
+
 @needs_nginx
 @pytestmark_db
 def test_edge_in_tls_mode_redirects_and_serves_https(
@@ -432,3 +479,36 @@ def test_edge_in_tls_mode_redirects_and_serves_https(
         status, _headers, body = request_from(source, "127.0.0.1", edge.https_port, "GET",
                                               "/rules/", tls=True)
         assert status == 200 and b"Kondavo" in body
+
+
+@needs_nginx
+@pytestmark_db
+def test_edge_spreads_over_an_upstream_group_and_skips_a_dead_daphne(
+        daphne_trusting_loopback: Server, static_parent: Path, artifacts_dir: Path,
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Daphnes on other machines (docs/deploying.md): an upstream group named in
+    KONDAVO_UPSTREAM. Both Daphnes serve; when one dies, every request still succeeds."""
+    from django.db import connection
+
+    log_path = artifacts_dir / "daphne-edge-second.log"
+    with running_daphne(connection.settings_dict, log_path, KONDAVO_TRUSTED_PROXIES="127.0.0.1",
+                        **LIMITS_ENV) as (second, second_url):
+        group = ("upstream kondavo_web {\n"
+                 f"    server 127.0.0.1:{daphne_trusting_loopback.port} max_fails=3 "
+                 "fail_timeout=10s;\n"
+                 f"    server {second_url.removeprefix('http://')} max_fails=3 "
+                 "fail_timeout=10s;\n}\n")
+        with running_edge(tmp_path_factory.mktemp("edge-group"), upstream="kondavo_web",
+                          upstreams_conf=group, static_parent=static_parent) as edge:
+            source = random_loopback()
+
+            def get() -> int:
+                return request_from(source, "127.0.0.1", edge.http_port, "GET", "/rules/")[0]
+
+            assert [get() for _ in range(6)] == [200] * 6
+            second.terminate()
+            second.wait(timeout=10)
+            assert [get() for _ in range(6)] == [200] * 6
+            # the dead one was still in the rotation: the edge tried it and moved on
+            second_address = second_url.removeprefix("http://")
+            assert f'upstream: "http://{second_address}/rules/"' in edge.log()
