@@ -161,6 +161,7 @@ def test_settings_value_is_checked() -> None:
 pytestmark_db = pytest.mark.django_db(transaction=True)
 # A low per-address guest and creation rate: what a forged address would dodge.
 LIMITS_ENV = {"KONDAVO_GUEST_RATE": "3/h", "KONDAVO_CREATE_RATE_IP": "2/m",
+              "AXES_FAILURE_LIMIT": "3",
               "KONDAVO_CREATE_RATE_PLAYER": "1000/m", "KONDAVO_SERVE_STATIC": "true",
               "KONDAVO_BOT_INPROCESS": "true",
               # the app's own socket caps stay out of the way of the edge's
@@ -255,6 +256,27 @@ def test_http_forged_addresses_do_not_dodge_a_per_address_limit(
     assert_app_rate_limited(*results[3])
     # another address is still served
     assert guest_post(daphne_trusting_nobody, random_loopback(), None)[0] == 200
+
+
+@pytestmark_db
+def test_forged_addresses_do_not_dodge_the_login_lockout(
+        daphne_trusting_nobody: Server) -> None:
+    from urllib.parse import urlencode
+
+    source = random_loopback()
+
+    def failed_login(xff: str) -> tuple[int, bytes]:
+        headers = csrf_headers(**{"Content-Type": "application/x-www-form-urlencoded",
+                                  "X-Forwarded-For": xff})
+        body = urlencode({"username": "walter", "password": "wrong"}).encode()
+        status, _headers, content = request_from(
+            source, daphne_trusting_nobody.host, daphne_trusting_nobody.port, "POST",
+            "/accounts/login/", headers, body)
+        return status, content
+
+    results = [failed_login(forged()) for _ in range(3)]
+    assert [status for status, _ in results] == [200, 200, 429]  # AXES_FAILURE_LIMIT=3
+    assert b"Too many failed logins" in results[2][1]
 
 
 @pytestmark_db
