@@ -5,6 +5,14 @@ This is the one entry point the site uses for analysis (the analysis board, mist
 finished game). It knows nothing of Django. Scores are reported from White's point of view
 so a page can draw one evaluation bar for the whole game.
 
+:func:`analyse_request` is one analysis board request as plain data in and out (ruleset key,
+start FEN, the moves played from it, depth, time): the Celery task
+``bots.tasks.analysis_eval`` (queue ``analysis``, a worker of its own) runs it in production,
+and in the embedded mode :func:`background_pool`, a small bounded pool of threads (the
+compiled core releases the GIL while it searches, ``bots/native/module.c``), runs it off the
+event loop. The same pool solves missing endgame tables in the embedded mode
+(:mod:`bots.engine.tables`).
+
     >>> from variants import get_variant
     >>> v = get_variant("english")
     >>> a = analyse(v, v.initial_position(), depth=3)
@@ -14,17 +22,33 @@ so a page can draw one evaluation bar for the whole game.
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from bots.engine import search
 from bots.engine.search import MATE, MATE_BOUND
+from variants import VariantError, get_variant
 from variants.base import Variant
+from variants.errors import UnknownVariant
 from variants.game import GameRecord
 from variants.types import Color, Move, Position
 
 # Hard bounds so a client cannot ask for an unbounded search.
 MAX_DEPTH = 30
 MAX_TIME = 5.0
+# Hard bounds of one analysis board request (settings may lower them, never raise them).
+REQUEST_MAX_DEPTH = 14
+REQUEST_MAX_TIME = 1.0
+REQUEST_MAX_PLIES = 600
+POOL_ENV = "KONDAVO_ANALYSIS_THREADS"
+
+
+class AnalysisRequestError(ValueError):
+    """A request's ruleset, FEN or moves are not usable; the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,3 +95,57 @@ def analyse(variant: Variant, target: GameRecord | Position, *, depth: int | Non
         mate_in *= sign
     return Analysis(score=sign * result.score, mate_in=mate_in, depth=result.depth,
                     nodes=result.nodes, pv=result.pv, best=result.move)
+
+
+def analyse_request(*, ruleset: str, fen: str, moves: Sequence[str] = (), depth: int,
+                    time_limit: float) -> dict[str, Any]:
+    """One analysis board request, JSON-ready: the position after ``moves`` (notations)
+    from ``fen`` in ruleset ``ruleset``, searched to ``depth`` plies for ``time_limit``
+    seconds (capped at ``REQUEST_MAX_DEPTH`` / ``REQUEST_MAX_TIME``). Reads nothing but its
+    arguments and writes nothing, so running it twice gives the same kind of answer.
+    Raises :class:`AnalysisRequestError` for unusable input."""
+    try:
+        variant = get_variant(str(ruleset))
+    except UnknownVariant:
+        raise AnalysisRequestError(f"unknown ruleset {ruleset!r}") from None
+    if len(moves) > REQUEST_MAX_PLIES:
+        raise AnalysisRequestError(f"the game is too long (limit {REQUEST_MAX_PLIES} moves)")
+    try:
+        record = GameRecord.from_notation(variant, [str(m) for m in moves], str(fen))
+    except VariantError as exc:
+        raise AnalysisRequestError(f"not a {variant.name} game: {exc}") from None
+    depth = max(1, min(int(depth), REQUEST_MAX_DEPTH))
+    time_limit = max(0.05, min(float(time_limit), REQUEST_MAX_TIME))
+    position = record.position
+    if not variant.legal_moves(position):
+        winner = "black" if position.turn is Color.WHITE else "white"
+        return {"score": None, "mate_in": 0, "depth": 0, "nodes": 0, "pv": [],
+                "game_over": True, "winner": winner}
+    data = analyse(variant, record, depth=depth, time_limit=time_limit).as_dict(variant,
+                                                                                 position)
+    data["game_over"] = False
+    return data
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def pool_size() -> int:
+    """Threads of the embedded mode's pool (``KONDAVO_ANALYSIS_THREADS``, default 1)."""
+    try:
+        return max(1, min(int(os.environ.get(POOL_ENV, "1")), 8))
+    except ValueError:
+        return 1
+
+
+def background_pool() -> ThreadPoolExecutor:
+    """The process's bounded pool for analysis searches and table solving in the embedded
+    mode: ``pool_size()`` threads, so at most that many searches run at once whatever
+    arrives (what waits for a thread is bounded by the web's admission control)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=pool_size(),
+                                       thread_name_prefix="kondavo-analysis")
+        return _POOL

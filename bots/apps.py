@@ -15,3 +15,19 @@ class BotsConfig(AppConfig):
         hooks.register_bot_mover(lambda game_id, ply: seam.request_bot_move(game_id, ply))
         # A computer level's nominal rating, shown next to the bot in games and lists.
         hooks.register_bot_rating_reader(nominal_rating)
+        tables_solved_off_requests()
+
+
+def tables_solved_off_requests() -> None:
+    """Endgame tables (``bots.engine.tables``) are never solved by a process that serves
+    requests: it uses those on disk (solved in the image or by a worker at start); in the
+    embedded mode the analysis board's bounded background pool solves the missing ones."""
+    from django.conf import settings
+
+    from bots.analysis import background_pool
+    from bots.engine import tables
+
+    if getattr(settings, "KONDAVO_BOT_INPROCESS", False):
+        tables.solve_missing_with(lambda job: background_pool().submit(job))
+    else:
+        tables.solve_missing_with(None)

@@ -1,4 +1,5 @@
-"""Bot tasks. ``bot_move_play`` plays the bot's move in a game through the games services.
+"""Bot tasks. ``bot_move_play`` plays the bot's move in a game through the games services;
+``analysis_eval`` answers one analysis board request (queue ``analysis``, its own worker).
 
 The move choice is ``choose_bot_move``: ``bots.engine.choose_move`` at the bot seat's level,
 seeded from (game id, ply) so a retried task picks the same move. The engine's time per move
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from celery import shared_task
 
@@ -99,3 +100,28 @@ def bot_move_play(game_id: str, expected_ply: int) -> bool:
         log.info("bot move in %s at ply %s refused: %s", game_id, expected_ply, exc.code)
         return False
     return True
+
+
+# One analysis search takes at most bots.analysis.REQUEST_MAX_TIME (1 s) plus the replay of
+# the moves; the limits only catch a runaway.
+ANALYSIS_SOFT_TIME_LIMIT = 10
+ANALYSIS_TIME_LIMIT = 15
+
+
+@shared_task(name="bots.tasks.analysis_eval", acks_late=True, reject_on_worker_lost=True,
+             soft_time_limit=ANALYSIS_SOFT_TIME_LIMIT, time_limit=ANALYSIS_TIME_LIMIT)
+def analysis_eval(ruleset: str, fen: str, moves: list[str], depth: int,
+                  time_limit: float) -> dict[str, Any]:
+    """The engine's evaluation and best line of the position after ``moves`` (notations)
+    from ``fen``: ``bots.analysis.analyse_request``'s JSON-ready answer, or
+    ``{"error": {"code": "bad_request", "message": ...}}`` for unusable input. Plain data in
+    and out, no database: a redelivered message is simply searched again. The web view
+    sends it with an expiry (``expires``), so a request whose visitor stopped waiting is
+    dropped by the worker instead of searched."""
+    from bots.analysis import AnalysisRequestError, analyse_request
+
+    try:
+        return analyse_request(ruleset=ruleset, fen=fen, moves=moves, depth=depth,
+                               time_limit=time_limit)
+    except AnalysisRequestError as exc:
+        return {"error": {"code": "bad_request", "message": str(exc)}}

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from django.core.cache import cache
+from asgiref.sync import sync_to_async
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
@@ -16,14 +15,16 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bots.engine.ratings import nominal_rating
 from kondavo.games import selectors as game_selectors
+from kondavo.games import wire
 from kondavo.games.errors import GameError
 from kondavo.games.services import game_open_for_viewer
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
 from kondavo.limits import ClientInputError, Limits, decode_json_body
+from kondavo.ratelimits import RateLimited, rate_limit
 from variants import get_variant
 from variants.errors import UnknownVariant
 
-from . import analysis
+from . import admission, analysis
 from .jsi18n import js_strings
 from .naming import ruleset_name
 from .rulesets import capture_sentence, offered_variants, ruleset_entries
@@ -227,26 +228,14 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
     return request.POST.dict()
 
 
-def _client_key(request: HttpRequest) -> str:
-    session_key = getattr(getattr(request, "session", None), "session_key", None)
-    return session_key or request.META.get("REMOTE_ADDR", "") or "anonymous"
-
-
-def _rate_limited(request: HttpRequest, bucket: str) -> bool:
-    """A fixed window per client in Django's cache: at most KONDAVO_ANALYSIS_RATE requests a
-    minute (a game review asks once per move)."""
-    from django.conf import settings
-
-    limit = int(getattr(settings, "KONDAVO_ANALYSIS_RATE", 120))
-    key = f"kondavo:rate:{bucket}:{_client_key(request)}:{int(time.time() // 60)}"
-    if cache.add(key, 1, timeout=70):
-        return limit < 1
-    try:
-        count = cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=70)
-        count = 1
-    return count > limit
+def _refused(status: int, code: str, message: str, retry_after: int) -> JsonResponse:
+    """A refused engine request: the JSON error the analysis page shows, and when to retry."""
+    response = _json_error(code, message, status)
+    response["Retry-After"] = str(max(1, int(retry_after)))
+    # An expected refusal, not a server fault: not one log line per refused request (Django
+    # logs every 5xx response as an error unless it was logged already).
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
 
 
 def _replay_of(body: dict[str, Any]) -> analysis.Replay:
@@ -261,8 +250,11 @@ def _replay_of(body: dict[str, Any]) -> analysis.Replay:
 @require_POST
 def analysis_replay(request: HttpRequest) -> HttpResponse:
     """POST ``ruleset`` + ``pdn`` (or ``fen``) -> every ply of the game, or a 400 saying why."""
-    if _rate_limited(request, "replay"):
-        return _json_error("rate_limited", "too many requests; wait a minute", 429)
+    try:  # no search here: only the visitor's rate (kondavo.ratelimits)
+        rate_limit(action="analysis-replay", keys=admission.visitor_keys(request)[1],
+                   setting="KONDAVO_ANALYSIS_RATE")
+    except RateLimited as exc:
+        return _refused(429, "rate_limited", exc.message, exc.retry_after)
     try:
         replay = _replay_of(_json_body(request))
     except analysis.AnalysisInputError as exc:
@@ -270,40 +262,53 @@ def analysis_replay(request: HttpRequest) -> HttpResponse:
     return JsonResponse(replay.as_dict())
 
 
-@require_POST
-def analysis_eval(request: HttpRequest) -> HttpResponse:
-    """POST ``ruleset`` + ``fen``, or ``ruleset`` + ``pdn`` + ``ply`` (optional ``depth``,
-    ``time``, both capped) -> the engine's evaluation and best line of that position."""
-    if _rate_limited(request, "eval"):
-        return _json_error("rate_limited", "too many requests; wait a minute", 429)
-    try:
-        body = _json_body(request)
-        replay = _replay_of(body)
-        ply = body.get("ply")
-        if body.get("pdn"):
-            try:
-                ply = len(replay.record.moves) if ply in (None, "") else int(ply)
-            except (TypeError, ValueError):
-                raise analysis.AnalysisInputError("ply must be a number") from None
-            target: Any = analysis.record_to_ply(replay, ply)
-        else:
-            target = replay.record.start
+def _eval_job(request: HttpRequest) -> dict[str, Any]:
+    """The engine request in ``request``'s body as plain data (``analysis.analysis_job``)."""
+    body = _json_body(request)
+    replay = _replay_of(body)
+    ply: int | None = None
+    if body.get("pdn"):
         try:
-            depth = int(body["depth"]) if body.get("depth") not in (None, "") else None
-            seconds = float(body["time"]) if body.get("time") not in (None, "") else None
+            ply = len(replay.record.moves) if body.get("ply") in (None, "") \
+                else int(body["ply"])
         except (TypeError, ValueError):
-            raise analysis.AnalysisInputError("depth and time must be numbers") from None
+            raise analysis.AnalysisInputError("ply must be a number") from None
+    try:
+        depth = int(body["depth"]) if body.get("depth") not in (None, "") else None
+        seconds = float(body["time"]) if body.get("time") not in (None, "") else None
+    except (TypeError, ValueError, OverflowError):
+        raise analysis.AnalysisInputError("depth and time must be numbers") from None
+    return analysis.analysis_job(replay, ply, depth=depth, time_limit=seconds)
+
+
+@require_POST
+async def analysis_eval(request: HttpRequest) -> HttpResponse:
+    """POST ``ruleset`` + ``fen``, or ``ruleset`` + ``pdn`` + ``ply`` (optional ``depth``,
+    ``time``, both capped) -> the engine's evaluation and best line of that position.
+
+    Admitted first (``frontend.admission``: one request in flight per visitor, the rate,
+    the site-wide cap; 429/503 with ``Retry-After``), then searched off this process
+    (``analysis.analysis_answer``) and awaited on the event loop."""
+    try:
+        ticket = await sync_to_async(admission.admit)(request)
+    except admission.Refused as refused:
+        return _refused(refused.status, refused.code, refused.message, refused.retry_after)
+    try:
+        job = await sync_to_async(_eval_job)(request)
+        result = await analysis.analysis_answer(job)
     except analysis.AnalysisInputError as exc:
         return _json_error("bad_request", str(exc))
-    result = analysis.analysis_run(variant=replay.variant, target=target, depth=depth,
-                                   time_limit=seconds)
+    except analysis.AnalysisUnavailable as exc:
+        return _refused(503, "unavailable", exc.message, exc.retry_after)
+    finally:
+        await sync_to_async(admission.release)(ticket)
     return JsonResponse(result)
 
 
 # --------------------------------------------------------------------------- watch
 
 def _live_games(ruleset: str | None) -> list[dict[str, Any]]:
-    games = game_selectors.games_live(ruleset=ruleset or None)
+    games = wire.live_games(game_selectors.games_live(ruleset=ruleset or None), limit=30)
     for g in games:
         g["variant_name"] = ruleset_name(get_variant(g["ruleset"]))
     return games

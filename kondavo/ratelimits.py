@@ -1,44 +1,126 @@
-"""Rate limits on actions (creating guests, games, seeks), counted in Django's cache.
+"""The site's one keyed rate limiter: sliding windows counted in Django's cache.
 
-The counting is django-ratelimit's (fixed windows, atomic cache increments); the cache is
-Redis in production (shared by every web process) and this process's memory in the embedded
-default. A rate is a setting such as ``"10/m"`` (count per s, m, h or d); an empty rate
-turns that limit off. A refused action raises ``RateLimited`` (a ``GameError`` with code
-``rate_limited``), which views answer with HTTP 429 and consumers with an ``error`` frame.
+Every per-player, per-session and per-address limit on HTTP requests and websocket actions
+(guests, sign-ups, game and seek creation, the analysis board) goes through
+:func:`rate_limit`. A rate is a setting such as ``"10/m"`` (count per s, m, h or d, with an
+optional multiplier: ``"100/5m"``; a bare number is per minute); an empty or zero rate turns
+that limit off.
+
+The window slides: the count of one key is the two-window weighted estimate
+``previous * (1 - elapsed / window) + current``, where ``current`` counts the actions since
+the start of the current fixed window and ``previous`` those of the one before. Unlike a
+fixed window, a client cannot spend the whole rate at the end of one window and again at the
+start of the next. Each window's counter is one cache key incremented atomically (``add``
+then ``incr``: ``INCR`` in Redis), so the count is shared by every web process when the cache
+is Redis (production) and is this process's memory in the embedded default. Every attempt is
+counted, a refused one too, so a client that keeps hammering stays refused.
+
+A refused action raises :class:`RateLimited` (a ``GameError`` with code ``rate_limited`` and
+``retry_after`` in whole seconds), which views answer with HTTP 429 and a ``Retry-After``
+header and consumers with an ``error`` frame. (The per-socket frame budget of the game
+consumers is a different thing: a token bucket in the socket's own memory.)
 """
 
 from __future__ import annotations
 
+import math
+import re
+import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext as _
-from django_ratelimit.core import get_usage
 
 from kondavo.games.errors import GameError
 
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_RATE = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d*)\s*([smhd])\s*)?$")
+_PREFIX = "kondavo:rl"
+
 
 class RateLimited(GameError):
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, retry_after: int = 1) -> None:
         super().__init__("rate_limited", message)
+        self.retry_after = max(1, int(retry_after))
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    window: int  # seconds
+
+    def __str__(self) -> str:
+        return f"{self.count}/{self.window}s"
+
+
+def parse_rate(value: object) -> Rate | None:
+    """``"10/m"``, ``"100/5m"``, ``"3/s"`` or a bare count per minute (``120``); None (no
+    limit) for an empty or zero rate. A rate that does not parse is a configuration error."""
+    text = str(value if value is not None else "").strip()
+    if not text:
+        return None
+    match = _RATE.match(text)
+    if match is None:
+        raise ValueError(f"bad rate {text!r}: expected e.g. '10/m', '100/5m' or '120'")
+    count = int(match.group(1))
+    unit = match.group(3) or "m"
+    window = int(match.group(2) or 1) * _UNITS[unit]
+    if count <= 0 or window <= 0:
+        return None
+    return Rate(count, window)
+
+
+def _bump(key: str, bucket: int, window: int) -> int:
+    """Count one in ``key``'s window ``bucket``; returns the new count."""
+    name = f"{_PREFIX}:{key}:{window}:{bucket}"
+    cache.add(name, 0, timeout=2 * window + 1)
+    try:
+        return int(cache.incr(name))
+    except ValueError:  # expired between add and incr: start again
+        cache.add(name, 1, timeout=2 * window + 1)
+        return 1
+
+
+def hit(key: str, rate: Rate, now: float | None = None) -> tuple[bool, int]:
+    """Count one action for ``key`` against ``rate``. Returns (over the rate, seconds until
+    the estimate is back under it: 0 when not over)."""
+    now = time.time() if now is None else now
+    window = rate.window
+    bucket = int(now // window)
+    elapsed = now - bucket * window
+    current = _bump(key, bucket, window)
+    previous = int(cache.get(f"{_PREFIX}:{key}:{window}:{bucket - 1}") or 0)
+    weight = 1.0 - elapsed / window
+    estimate = previous * weight + current
+    if estimate <= rate.count:
+        return False, 0
+    # When may one more action pass (counting it)? previous * (1 - t / W) + current + 1 <= n
+    if current >= rate.count:  # only the next window helps: there, ``current`` fades
+        wait = (window - elapsed) + window * (1 - (rate.count - 1) / current)
+    else:  # the previous window's share must fade
+        wait = window * (1 - (rate.count - current - 1) / previous) - elapsed
+    return True, max(1, math.ceil(wait))
 
 
 def rate_limit(*, action: str, keys: Iterable[str], setting: str) -> None:
-    """Count one ``action`` for each of ``keys`` (e.g. ``"player:12"``, ``"ip:1.2.3.4"``)
-    against the rate in ``settings.<setting>``; raise ``RateLimited`` if any is over it.
-    Every key is counted, so a refused attempt still uses up the window."""
-    rate = str(getattr(settings, setting, "") or "").strip()
-    if not rate:
+    """Count one ``action`` for each of ``keys`` (e.g. ``"player:12"``, ``"ip:1.2.3.4"``,
+    ``"session:..."``) against the rate in ``settings.<setting>``; raise ``RateLimited`` if
+    any is over it. Every key is counted, so a refused attempt still uses up the window."""
+    rate = parse_rate(getattr(settings, setting, ""))
+    if rate is None:
         return
-    over = False
+    retry = 0
     for key in keys:
-        usage = get_usage(None, group=f"kondavo.{action}", key=lambda _g, _r, k=key: k,
-                          rate=rate, increment=True)
-        if usage is not None and usage["should_limit"]:
-            over = True
-    if over:
+        over, wait = hit(f"{action}:{key}", rate)
+        if over:
+            retry = max(retry, wait)
+    if retry:
+        shown = str(getattr(settings, setting, "")).strip()
         raise RateLimited(_("Too many requests (at most %(rate)s): please wait a little "
-                            "and try again.") % {"rate": rate})
+                            "and try again.") % {"rate": shown if "/" in shown
+                                                 else f"{shown}/m"}, retry)
 
 
 def creation_limit(*, player_id: int, ip: str) -> None:

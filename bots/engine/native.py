@@ -10,10 +10,11 @@ the core can play a ruleset exactly like the reference engine in ``variants``: i
 library's base classes, or when it declares a rule value the core does not implement.
 
 :func:`native_engine` returns the per-process engine of a ruleset (its transposition table
-survives between the searches of a game; it gets the ruleset's endgame tables,
-:mod:`bots.engine.tables`); :meth:`NativeEngine.search` returns the same
-:class:`~bots.engine.search.SearchResult` as the pure-Python search, with moves taken from
-``variant.legal_moves`` so they are the reference's own objects.
+survives between the searches of a game; it gets the ruleset's endgame tables from the cache
+directory, or as this process's solver says, :mod:`bots.engine.tables`);
+:meth:`NativeEngine.search` returns the same :class:`~bots.engine.search.SearchResult` as the
+pure-Python search, with moves taken from ``variant.legal_moves`` so they are the
+reference's own objects.
 
 Special outcomes (``Variant.special_outcome``) are known to the compiled search for
 positions with one piece per side (:func:`special_table` probes the ruleset's hook on every
@@ -267,6 +268,7 @@ class NativeEngine:
         self._special = special_table(variant)
         self.table_pieces = 0
         self._tables = b""
+        self.tables_recheck_at = 0.0  # monotonic time of the next look for tables on disk
         self.core = self._new_core(tt_mb)
         self._lock = threading.Lock()
 
@@ -378,10 +380,16 @@ def native_engine(variant: Variant) -> NativeEngine:
             if engine is None:
                 engine = _ENGINES[variant] = NativeEngine(variant)
                 created = True
-        if created:  # outside the lock: reading or solving them takes a while
+        if created:  # outside the lock: reading them takes a while
             from bots.engine import tables
 
+            engine.tables_recheck_at = time.monotonic() + tables.RECHECK_SECONDS
             tables.attach(engine)
+            return engine
+    if not engine.table_pieces:  # written since by a worker or another process?
+        from bots.engine import tables
+
+        tables.refresh(engine)
     return engine
 
 

@@ -8,15 +8,24 @@ or loss in its exact number of plies, or as a draw, so level 8 converts the endi
 win, draws the ones it cannot lose and no longer plays on in dead draws.
 
 The process's engine of a ruleset (:func:`bots.engine.native.native_engine`) gets them on
-creation: from the cache directory when a file for these rules is there, otherwise solved
-in a background thread (the GIL is released; searches go on without tables until they are
-ready) and saved for the next process. Only searches without a node budget (level 8 and
-analysis) use them: node-bounded levels 1-7 keep the strength the lab measured.
+creation from the cache directory when a file for these rules is there, and looks again every
+``RECHECK_SECONDS`` while it has none (a worker may be writing them). What a process does
+when the file is missing is its *solver* (:func:`solve_missing_with`): by default a
+background thread solves them (the GIL is released; searches go on without tables until they
+are ready) and saves them for the next process; a Django process that serves requests sets
+none (``bots.apps``): it only ever uses files already on disk, so no web request, and no web
+process, ever solves tables. They are solved in the Docker image build
+(``python -m bots.engine.tables``), by the Celery workers of the engine queues when they
+start (:func:`solve_all`, from ``kondavo.celery``) and, in the embedded mode, as a job of the
+bounded background executor of the analysis board (``bots.analysis.background_pool``). Only
+searches without a node budget (level 8 and analysis) use them: node-bounded levels 1-7 keep
+the strength the lab measured.
 
 Environment:
 
-- ``KONDAVO_ENGINE_TABLES``: ``auto`` (default: load or solve in the background), ``wait``
-  (solve before the first search; the strength lab and tools), ``off``.
+- ``KONDAVO_ENGINE_TABLES``: ``auto`` (default: load, or solve through the process's solver),
+  ``wait`` (solve before the first search when the process may solve; the strength lab and
+  tools), ``off``.
 - ``KONDAVO_ENGINE_TABLES_DIR``: the cache directory (default
   ``$XDG_CACHE_HOME/kondavo/tables`` or ``~/.cache/kondavo/tables``).
 - ``KONDAVO_ENGINE_TABLES_MB``: the largest tables per ruleset in memory (default 32): the
@@ -25,7 +34,7 @@ Environment:
 Rulesets with outcome rules of their own in Python (``special_outcome``, ``draw_outcome``,
 e.g. Turkish) get no tables: the tables know only the rules the core knows.
 
-    python -m bots.engine.tables             # solve and cache every built-in ruleset's
+    python -m bots.engine.tables             # solve and cache every registered ruleset's
 """
 
 from __future__ import annotations
@@ -39,9 +48,9 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bots.engine.guard import needs_guard
 from variants import get_variant, variant_keys
@@ -59,8 +68,36 @@ DIR_ENV = "KONDAVO_ENGINE_TABLES_DIR"
 MB_ENV = "KONDAVO_ENGINE_TABLES_MB"
 MAGIC = b"KDTB"
 
+RECHECK_SECONDS = 10.0  # an engine without tables looks at the cache directory again
+
+Job = Callable[[], None]
+Solver = Callable[[Job], Any]
+
 _LOCK = threading.Lock()
-_BUILDING: dict[int, threading.Thread] = {}  # by id() of the engine being given tables
+_PENDING = object()
+_BUILDING: dict[int, Any] = {}  # by id() of the engine being given tables: its job's handle
+
+
+def in_thread(job: Job) -> threading.Thread:
+    """The default solver: ``job`` in a daemon thread of its own."""
+    thread = threading.Thread(target=job, name="tables", daemon=True)
+    thread.start()
+    return thread
+
+
+_solver: Solver | None = in_thread
+
+
+def solve_missing_with(solver: Solver | None) -> None:
+    """How this process solves tables missing from the cache directory: ``solver(job)`` runs
+    ``job`` in the background (e.g. a bounded executor's ``submit``) and returns a handle;
+    None: never in this process (it uses the files on disk, or plays without tables)."""
+    global _solver
+    _solver = solver
+
+
+def solver() -> Solver | None:
+    return _solver
 
 
 def mode() -> str:
@@ -145,64 +182,107 @@ def load_or_solve(engine: NativeEngine, pieces: int) -> bytes:
     return data
 
 
-def attach(engine: NativeEngine, how: str | None = None) -> threading.Thread | None:
+def attach(engine: NativeEngine, how: str | None = None) -> Any:
     """Give ``engine`` its tables (``how``: ``auto``, ``wait`` or ``off``, default from the
-    environment). Returns the background thread when they are being solved."""
+    environment): from the cache directory, else solved as this process's solver says.
+    Returns the solver's handle (e.g. a thread) when they are being solved in the
+    background, else None."""
     how = how or mode()
     if how == "off" or needs_guard(engine.variant):  # the engine exists: on the core
         return None
     pieces = pieces_for(engine)
     if not pieces:
         return None
-    if how == "wait":
-        engine.set_tables(pieces, load_or_solve(engine, pieces))
-        return None
     data = _read(cache_path(engine, pieces), int(engine.core.tables_size(pieces)))
     if data is not None:
         engine.set_tables(pieces, data)
         return None
+    submit = _solver
+    if submit is None:  # e.g. a web process: only what is on disk
+        return None
+    if how == "wait":
+        engine.set_tables(pieces, load_or_solve(engine, pieces))
+        return None
+    key = id(engine)
 
     def work() -> None:
         try:
-            engine.set_tables(pieces, load_or_solve(engine, pieces))
+            if not engine.table_pieces:
+                engine.set_tables(pieces, load_or_solve(engine, pieces))
         except (MemoryError, ValueError) as exc:
             log.warning("endgame tables for %s failed: %s", engine.variant.key, exc)
         finally:
             with _LOCK:
-                _BUILDING.pop(id(engine), None)
+                _BUILDING.pop(key, None)
 
     with _LOCK:
-        running = _BUILDING.get(id(engine))
-        if running is not None:
-            return running
-        thread = threading.Thread(target=work, name=f"tables-{engine.variant.key}",
-                                  daemon=True)
-        _BUILDING[id(engine)] = thread
-    thread.start()
-    return thread
+        if key in _BUILDING:
+            return _BUILDING[key]
+        _BUILDING[key] = _PENDING
+    try:
+        handle = submit(work)
+    except RuntimeError as exc:  # the executor is shutting down
+        with _LOCK:
+            _BUILDING.pop(key, None)
+        log.info("endgame tables for %s not solved: %s", engine.variant.key, exc)
+        return None
+    with _LOCK:
+        if _BUILDING.get(key) is _PENDING:
+            _BUILDING[key] = handle
+    return handle
+
+
+def refresh(engine: NativeEngine) -> None:
+    """An engine still without tables looks for them again (at most every
+    ``RECHECK_SECONDS``): a worker or the image may have written them since."""
+    if engine.table_pieces:
+        return
+    now = time.monotonic()
+    if now < engine.tables_recheck_at:
+        return
+    engine.tables_recheck_at = now + RECHECK_SECONDS
+    if mode() != "off":
+        attach(engine)
+
+
+def ensure_cached(key: str) -> str:
+    """Solve and cache the tables of ruleset ``key`` unless a good file is there; returns
+    a line saying what was done."""
+    from bots.engine.native import NativeEngine
+
+    variant = get_variant(key)
+    try:
+        engine = NativeEngine(variant, tt_mb=1) if tables_supported(variant) else None
+    except (ValueError, OverflowError, MemoryError, RuntimeError):
+        engine = None
+    pieces = pieces_for(engine) if engine is not None else 0
+    if engine is None or not pieces:
+        return f"{key}: no tables (outcome rules of its own, not on the core, or too big)"
+    started = time.perf_counter()
+    load_or_solve(engine, pieces)
+    return (f"{key}: {pieces} pieces, {cache_path(engine, pieces)} "
+            f"({time.perf_counter() - started:.1f} s)")
+
+
+def solve_all(keys: Sequence[str] | None = None) -> None:
+    """Every registered ruleset's tables (or ``keys``'), solved and cached one at a time:
+    a worker calls this in a thread when it starts (``kondavo.celery``)."""
+    if mode() == "off":
+        return
+    for key in keys or variant_keys():
+        try:
+            log.info("%s", ensure_cached(key))
+        except (OSError, MemoryError, ValueError) as exc:
+            log.warning("endgame tables for %s not solved: %s", key, exc)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Solve and cache the engine's endgame tables.")
     parser.add_argument("rulesets", nargs="*", help="ruleset keys (default: every registered)")
     args = parser.parse_args(argv)
-    from bots.engine.native import NativeEngine
-
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     for key in args.rulesets or variant_keys():
-        variant = get_variant(key)
-        try:
-            engine = NativeEngine(variant, tt_mb=1) if tables_supported(variant) else None
-        except (ValueError, OverflowError, MemoryError, RuntimeError):
-            engine = None
-        pieces = pieces_for(engine) if engine is not None else 0
-        if engine is None or not pieces:
-            print(f"{key}: no tables (outcome rules of its own, not on the core, or too big)")
-            continue
-        started = time.perf_counter()
-        load_or_solve(engine, pieces)
-        print(f"{key}: {pieces} pieces, {cache_path(engine, pieces)} "
-              f"({time.perf_counter() - started:.1f} s)")
+        print(ensure_cached(key))
     return 0
 
 

@@ -154,6 +154,7 @@ def test_level_8_search_plays_the_tables() -> None:
 def test_tables_are_cached_and_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
     monkeypatch.setenv(tables.MB_ENV, "1")  # three pieces on 8x8 (0.4 MB), not four
+    monkeypatch.setattr(tables, "_solver", tables.in_thread)  # a tool's process, not a web's
     variant = get_variant("english")
     first = NativeEngine(variant, tt_mb=1)
     thread = tables.attach(first, "auto")
@@ -185,6 +186,7 @@ def test_the_process_engine_gets_its_tables(tmp_path: Path,
     monkeypatch.setenv(tables.MODE_ENV, "wait")
     monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
     monkeypatch.setenv(tables.MB_ENV, "1")
+    monkeypatch.setattr(tables, "_solver", tables.in_thread)  # a tool's process, not a web's
     variant = type(get_variant("brazilian"))()  # a new ruleset object: a new engine
     engine = native_engine(variant)
     assert engine.table_pieces == 3
@@ -203,6 +205,7 @@ def test_the_analysis_board_reports_a_table_win(tmp_path: Path,
 
     monkeypatch.setenv(tables.MODE_ENV, "wait")
     monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(tables, "_solver", tables.in_thread)  # a worker, not a web process
     variant = type(get_variant("brazilian"))()
     assert analyse(variant, variant.parse_fen("W:WKa1,Kc1,Ke1:BKh2"),
                    time_limit=0.3).mate_in == 21

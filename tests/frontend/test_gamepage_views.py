@@ -18,8 +18,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def fresh_rate_limits() -> None:
+def fresh_rate_limits(settings: Any) -> None:
     cache.clear()
+    # No Celery worker here: the analysis board's searches run in the embedded mode's pool
+    # (the worker path: tests/frontend/test_analysis_admission.py).
+    settings.KONDAVO_BOT_INPROCESS = True
 
 
 def post(client: Client, url: str, body: dict[str, Any] | str) -> Any:
@@ -51,17 +54,17 @@ def test_levels_show_their_nominal_rating_only_when_measured(
 
 
 def test_bot_players_carry_level_and_nominal_rating(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kondavo.games import hooks, selectors
+    from kondavo.games import hooks, wire
 
     guest = player_get_or_create_guest(request_session={})
     game = games.game_create_vs_computer(player=guest, ruleset="spanish", level=5,
                                          color="white")
     monkeypatch.setattr(hooks.registry, "bot_rating_reader", lambda ruleset, level: None)
-    bot = selectors.players_payload(game)["black"]
+    bot = wire.players_payload(game)["black"]
     assert bot == {"name": "Kondavo AI 5", "kind": "bot", "level": 5, "rating": None}
     monkeypatch.setattr(hooks.registry, "bot_rating_reader",
                         lambda ruleset, level: 1710 if ruleset == "spanish" else None)
-    assert selectors.players_payload(game)["black"]["rating"] == 1710
+    assert wire.players_payload(game)["black"]["rating"] == 1710
 
 
 @pytest.mark.parametrize("ruleset", ["international", "english", "brazilian", "spanish",
@@ -117,16 +120,17 @@ def test_analysis_requests_are_bounded(client: Client, settings: Any) -> None:
 
 def test_analysis_depth_and_time_are_capped(client: Client,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import bots.analysis
     import frontend.analysis
 
     seen: list[tuple[Any, Any]] = []
-    real = frontend.analysis.analyse
+    real = bots.analysis.analyse
 
     def spy(variant: Any, target: Any, *, depth: Any = None, time_limit: Any = None) -> Any:
         seen.append((depth, time_limit))
         return real(variant, target, depth=1, time_limit=0.05)
 
-    monkeypatch.setattr(frontend.analysis, "analyse", spy)
+    monkeypatch.setattr(bots.analysis, "analyse", spy)
     answer = post(client, "/analysis/eval", {"ruleset": "english", "fen": "B:W21:B1",
                                              "depth": 99, "time": 60})
     assert answer.status_code == 200

@@ -3,6 +3,9 @@
 // the game's replay.json); the engine's evaluation and best line of the position shown come
 // from POST /analysis/eval (bounded and rate-limited on the server). "Review the whole game"
 // evaluates every position and marks the moves that lose a man or more (?) or three (??).
+// The page asks the engine one position at a time (the server admits one request in flight
+// per visitor) and, when refused for now (429/503 with Retry-After: the visitor's rate, the
+// site's engine queue full), shows the server's message and asks again when it says.
 import { Board, parseFen } from "./board.js";
 import { showNoMoves } from "./movelist.js";
 
@@ -51,9 +54,30 @@ async function post(url, body) {
     const msg = data && data.error ? data.error.message : `HTTP ${r.status}`;
     const err = new Error(msg);
     err.code = data && data.error ? data.error.code : "http";
+    err.status = r.status;
+    const wait = parseInt(r.headers.get("Retry-After") || "", 10);
+    err.retryAfter = Number.isFinite(wait) && wait > 0 ? Math.min(wait, 120) : null;
     throw err;
   }
   return data;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const RETRIES = 30;  // a refused-for-now request is asked again at most this many times
+
+// POST that honours a "try again later" answer (429/503 + Retry-After): shows the server's
+// message through onWait(message, seconds), waits, asks again.
+async function postPatiently(url, body, onWait) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await post(url, body);
+    } catch (err) {
+      const later = (err.status === 429 || err.status === 503) && err.retryAfter;
+      if (!later || attempt >= RETRIES) throw err;
+      if (onWait) onWait(err.message, err.retryAfter);
+      await sleep(err.retryAfter * 1000);
+    }
+  }
 }
 
 let toastTimer = null;
@@ -248,15 +272,24 @@ function requestEval(ply) {
 }
 
 const inflight = new Map();
-function evaluate(fen, time = null) {
+let engineQueue = Promise.resolve();  // one engine request at a time from this page
+function evaluate(fen, time = null, onWait = null) {
   if (an.evals.has(fen)) return Promise.resolve(an.evals.get(fen));
   if (inflight.has(fen)) return inflight.get(fen);
   const body = { ruleset: an.ruleset, fen };
   if (time) body.time = time;
-  const promise = post(cfg.eval, body).then((data) => {
-    an.evals.set(fen, data);
-    return data;
-  }).finally(() => inflight.delete(fen));
+  const wait = onWait || ((message, seconds) => {
+    if (an.plies[an.view] && an.plies[an.view].fen === fen) {
+      $("eval-text").textContent = `${message} (${seconds} s)`;
+    }
+  });
+  const ask = () => (an.evals.has(fen) ? an.evals.get(fen)
+    : postPatiently(cfg.eval, body, wait).then((data) => {
+      an.evals.set(fen, data);
+      return data;
+    }));
+  const promise = engineQueue.then(ask, ask).finally(() => inflight.delete(fen));
+  engineQueue = promise.catch(() => null);
   inflight.set(fen, promise);
   return promise;
 }
@@ -269,8 +302,11 @@ async function reviewGame() {
   try {
     for (let i = 0; i < plies.length; i++) {
       if (an.plies !== plies) return;  // another game was loaded
-      $("review-status").textContent = t("reviewProgress", { n: i + 1, total: plies.length });
-      await evaluate(plies[i].fen, 0.3);
+      const progress = t("reviewProgress", { n: i + 1, total: plies.length });
+      $("review-status").textContent = progress;
+      await evaluate(plies[i].fen, 0.3, (message, seconds) => {
+        $("review-status").textContent = `${progress} ${message} (${seconds} s)`;
+      });
     }
     an.marks = new Map();
     let count = 0;
