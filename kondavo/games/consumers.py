@@ -23,10 +23,10 @@ from django.conf import settings
 
 from kondavo.accounts.middleware import get_player_for_scope
 from kondavo.accounts.models import Player
-from kondavo.games import discipline, events, selectors, services
+from kondavo.games import discipline, events, selectors, services, wire
 from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, CLOSE_TOO_LARGE
 from kondavo.games.errors import GameError
-from kondavo.games.events import LOBBY_GROUP, encode_frame, game_group, player_group
+from kondavo.games.events import LOBBY_GROUP, game_group, player_group
 from kondavo.games.hub import PLAYERS, SPECTATORS, hub
 from kondavo.games.services import lobby
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
@@ -172,10 +172,10 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
             pass
 
     async def send_frame(self, t: str, d: dict[str, Any], v: int | None = None) -> None:
-        await self.send_json({"v": self.version if v is None else v, "t": t, "d": d})
+        await self.send_json(wire.frame(t, d, v=self.version if v is None else v))
 
     async def send_error(self, code: str, message: str) -> None:
-        await self.send_frame("error", {"code": code, "message": message})
+        await self.send_frame("error", wire.error(code, message))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
@@ -304,7 +304,7 @@ class GameConsumer(_ProtocolConsumer):
             self.member = services.presence_member(game=game, player=self.player,
                                                    socket_id=self.channel_name)
             presence = services.game_presence_open(game=game, member=self.member)
-            state = selectors.game_state(game, self.player, presence=presence)
+            state = wire.game_state(game, self.player, presence=presence)
             return game.version, state, game.side_of(self.player) is not None
 
         # Subscribe before the state is read, so no event falls between the two (as a
@@ -338,7 +338,7 @@ class GameConsumer(_ProtocolConsumer):
         game = selectors.game_get(game_id=self.game_id)
         if game is None:
             return None
-        return game.version, selectors.game_state(game, self.player)
+        return game.version, wire.game_state(game, self.player)
 
     def _checked_state(self) -> tuple[bool, tuple[int, dict[str, Any]] | None]:
         """Flag an expired clock first (its ``end`` frame goes to the whole group), then
@@ -448,7 +448,7 @@ class GameConsumer(_ProtocolConsumer):
             self.version = frame["v"]
             text = frame.get("text")
             if text is None:  # a frame published as a plain dict
-                text = encode_frame({k: v for k, v in frame.items() if k != "text"})
+                text = wire.encode_frame({k: v for k, v in frame.items() if k != "text"})
             await self.send(text_data=text)
 
     async def game_presence(self, message: dict[str, Any]) -> None:
@@ -486,7 +486,7 @@ class LobbyConsumer(_ProtocolConsumer):
         def snapshot() -> tuple[int, list[dict[str, Any]]]:
             if self.player is not None:
                 lobby.lobby_socket_seen(player=self.player, socket_id=self.channel_name)
-            return selectors.lobby_version(), selectors.seeks_open()
+            return selectors.lobby_version(), wire.lobby_seeks(selectors.seeks_open())
 
         version, seeks = await database_sync_to_async(snapshot)()
         await self.lobby_seeks({"version": version, "seeks": seeks})
@@ -546,7 +546,7 @@ class LobbyConsumer(_ProtocolConsumer):
             return
         self.version = version
         player_id = self.player.pk if self.player is not None else None
-        seeks = selectors.seeks_for_viewer(message["seeks"], player_id)
+        seeks = wire.seeks_for_viewer(message["seeks"], player_id)
         await self.send_frame("seeks", {"seeks": seeks})
 
     async def lobby_frame(self, message: dict[str, Any]) -> None:

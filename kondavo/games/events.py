@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextvars
-import json
 import logging
 import os
 import threading
@@ -45,6 +44,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+
+from kondavo.games.wire import encode_frame
 
 log = logging.getLogger(__name__)
 
@@ -285,10 +286,6 @@ atexit.register(publisher.flush)
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
     publisher.send(group, message)
-
-
-def encode_frame(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
 
 
 def publish_game(game_id: str, frames: list[dict[str, Any]]) -> None:

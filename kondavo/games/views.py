@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from kondavo.accounts.middleware import player_required
 from kondavo.accounts.models import Player
-from kondavo.games import selectors, services
+from kondavo.games import selectors, services, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL
@@ -172,8 +172,8 @@ def state(request: HttpRequest, game_id: str) -> HttpResponse:
     game = selectors.game_get(game_id=game_id)
     if game is None:
         return _error(GameError("not_found", "no such game"))
-    payload = selectors.game_state(game, _viewer(request))
-    return JsonResponse({"v": game.version, "t": "state", "d": payload})
+    payload = wire.game_state(game, _viewer(request))
+    return JsonResponse(wire.frame("state", payload, v=game.version))
 
 
 @require_GET

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kondavo.games import selectors
+from kondavo.games import selectors, wire
 from kondavo.games.errors import GameError
 from kondavo.games.services import seek_accept, seek_create
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_the_seeks_colour_is_the_authors(guest_factory: Any, color: str) -> None:
     author, other = guest_factory(), guest_factory()
     seek = seek_create(player=author, ruleset="spanish", time_control="3+2", color=color)
-    [payload] = [s for s in selectors.seeks_open() if s["id"] == seek.pk]
+    [payload] = [s for s in wire.lobby_seeks(selectors.seeks_open()) if s["id"] == seek.pk]
     assert (payload["color"], payload["rated"], payload["rating"]) == (color, False, None)
     assert payload["time_control"] == "3+2" and payload["player"] == author.name
     game = seek_accept(seek_id=seek.pk, player=other)
@@ -29,4 +29,4 @@ def test_a_bad_colour_is_refused(guest_factory: Any) -> None:
         seek_create(player=guest_factory(), ruleset="spanish", time_control="3+2",
                     color="green")
     assert err.value.code == "bad_request"
-    assert selectors.seeks_open() == []
+    assert wire.lobby_seeks(selectors.seeks_open()) == []

@@ -8,10 +8,9 @@ from typing import Any
 import pytest
 from django.forms.models import model_to_dict
 
-from kondavo.games import selectors, services
+from kondavo.games import selectors, services, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game, Seek
-from kondavo.games.selectors import game_state
 from kondavo.games.services import (
     game_abort,
     game_accept_draw,
@@ -36,6 +35,7 @@ from kondavo.games.services import (
     seek_cancel,
     seek_create,
 )
+from kondavo.games.wire import game_state
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +104,7 @@ def test_draw_by_threefold_repetition(pair: Any) -> None:
         game_play_move(game_id=game.id, player=mover(game), ply=ply, move_text=text)
     game.refresh_from_db()
     assert (game.status, game.winner, game.reason) == ("finished", None, "threefold")
-    assert selectors.result_payload(game) == {"winner": None, "reason": "threefold",
+    assert wire.result_payload(game) == {"winner": None, "reason": "threefold",
                                               "score": "1-1"}
 
 
@@ -609,7 +609,7 @@ def test_seek_create_accept_cancel(pair: Any, guest_factory: Any) -> None:
     a, b = pair
     seek = seek_create(player=a, ruleset="brazilian", time_control="3+2")
     assert seek_create(player=a, ruleset="brazilian", time_control="3+2").pk == seek.pk
-    assert [s["id"] for s in selectors.seeks_open()] == [seek.pk]
+    assert [s["id"] for s in wire.lobby_seeks(selectors.seeks_open())] == [seek.pk]
     with pytest.raises(GameError) as err:
         seek_accept(seek_id=seek.pk, player=a)
     assert err.value.code == "not_allowed"
@@ -625,7 +625,7 @@ def test_seek_create_accept_cancel(pair: Any, guest_factory: Any) -> None:
     with pytest.raises(GameError):
         seek_cancel(seek_id=other.pk, player=a)
     seek_cancel(seek_id=other.pk, player=b)
-    assert selectors.seeks_open() == []
+    assert wire.lobby_seeks(selectors.seeks_open()) == []
     assert selectors.lobby_version() == 4
     with pytest.raises(GameError) as err:
         seek_create(player=a, ruleset="nope", time_control="3+2")
@@ -713,5 +713,5 @@ def test_move_as_a_variants_move_and_as_a_path(pair: Any) -> None:
 def test_result_score_in_the_rulesets_notation(ruleset: str, winner: str | None,
                                                score: str) -> None:
     game = Game(ruleset=ruleset, winner=winner, status=Game.Status.FINISHED, reason="resign")
-    assert selectors.result_payload(game) == {"winner": winner, "reason": "resign",
+    assert wire.result_payload(game) == {"winner": winner, "reason": "resign",
                                               "score": score}

@@ -126,7 +126,7 @@ def test_bot_turn_since_follows_the_turn(guest_factory: Any, fake_clock: Any) ->
 
 
 def _first_legal(game: Game) -> str:
-    from kondavo.games.selectors import game_state
+    from kondavo.games.wire import game_state
 
     return str(game_state(game, None)["legal"][0]["notation"])
 

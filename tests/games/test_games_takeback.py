@@ -14,7 +14,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
 from kondavo.accounts.services import GUEST_SESSION_KEY
-from kondavo.games import selectors
+from kondavo.games import selectors, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.routing import websocket_urlpatterns
@@ -79,9 +79,9 @@ def test_takeback_is_refused_when_it_should_be(guest_factory: Any) -> None:
     with pytest.raises(GameError) as err:
         game_takeback(game_id=human.id, player=me, ply=2)  # against a person: never
     assert err.value.code == "not_allowed"
-    state = selectors.game_state(Game.objects.get(pk=human.id), me)
+    state = wire.game_state(Game.objects.get(pk=human.id), me)
     assert state["takeback_allowed"] is False
-    assert selectors.game_state(Game.objects.get(pk=game.id), me)["takeback_allowed"] is True
+    assert wire.game_state(Game.objects.get(pk=game.id), me)["takeback_allowed"] is True
 
 
 def test_a_rated_game_against_the_computer_has_no_takeback() -> None:

@@ -5,6 +5,8 @@ count too: they are how cycles hide).
   ``clocks`` <- ``creation`` <- ``moves``/``actions``/``takeback``/``lobby``/``challenge``);
 - no module inside ``kondavo/games/services`` imports names from the package ``__init__``
   (it is the façade for callers outside);
+- ``selectors`` only read (no ``wire``, services or publishing); ``wire`` sits below the
+  services;
 - nothing under ``kondavo/games`` imports ``frontend`` or ``bots`` (they build on games and
   reach it through ``kondavo.games.hooks``).
 """
@@ -151,3 +153,16 @@ def test_games_does_not_import_the_apps_built_on_it(forbidden: str) -> None:
     offenders = sorted(name for name, mods in imported.items()
                        if any(m == forbidden or m.startswith(forbidden + ".") for m in mods))
     assert offenders == []
+
+
+def test_selectors_only_read_and_wire_is_below_the_services() -> None:
+    """Selectors import neither the wire format nor the services nor the publishing;
+    ``wire`` shapes from reads and is used by the services, never the other way."""
+    edges, _ = import_graph(GAMES)
+    games = "kondavo.games"
+    reads = edges[f"{games}.selectors"]
+    for above in ("wire", "events", "services", "consumers"):
+        assert not any(t == f"{games}.{above}" or t.startswith(f"{games}.{above}.")
+                       for t in reads), above
+    assert not any(t.startswith(f"{games}.services") for t in edges[f"{games}.wire"])
+    assert f"{games}.wire" in edges[f"{games}.services.store"]

@@ -18,10 +18,9 @@ from django.utils import timezone
 from hardening_helpers import csrf_headers, http, make_guest, next_frame, session_cookie
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock
+from kondavo.games import clock, selectors, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game, Seek
-from kondavo.games.selectors import seeks_open
 from kondavo.games.services import (
     game_create_vs_computer,
     game_resign,
@@ -73,10 +72,10 @@ def test_at_most_three_open_seeks(settings: Any) -> None:
 def test_seeks_expire(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     me, taker = make_guest(), make_guest()
     seek = seek_create(player=me, ruleset="international", time_control="5+3")
-    assert [s["id"] for s in seeks_open()] == [seek.pk]
+    assert [s["id"] for s in wire.lobby_seeks(selectors.seeks_open())] == [seek.pk]
     later = timezone.now() + timedelta(seconds=settings.KONDAVO_SEEK_TTL_SECONDS + 1)
     monkeypatch.setattr(clock, "now", lambda: later)
-    assert seeks_open() == []  # no longer listed...
+    assert wire.lobby_seeks(selectors.seeks_open()) == []  # no longer listed...
     with pytest.raises(GameError) as refused:  # ...nor accepted
         seek_accept(seek_id=seek.pk, player=taker)
     assert refused.value.code == "not_found"
@@ -94,7 +93,7 @@ def test_a_new_seek_shows_even_with_hundreds_open() -> None:
             seek_create(player=player, ruleset="international", time_control=tc)
     newcomer = make_guest()
     new = seek_create(player=newcomer, ruleset="english", time_control="10+5")
-    listed = seeks_open()
+    listed = wire.lobby_seeks(selectors.seeks_open())
     assert len(listed) == 200 and new.pk in {s["id"] for s in listed}
     assert listed[-1]["id"] == new.pk  # still oldest first
 

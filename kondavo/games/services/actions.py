@@ -9,10 +9,10 @@ from datetime import datetime
 from django.db import transaction
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock
+from kondavo.games import clock, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
-from kondavo.games.selectors import away_since, claim_seconds, game_presence_view, game_url
+from kondavo.games.selectors import away_since, claim_seconds, game_presence_view
 from kondavo.games.services import clocks
 from kondavo.games.services.store import GameWrite, other, require_active
 
@@ -58,7 +58,7 @@ def game_offer_draw(*, game_id: str, player: Player, now: datetime | None = None
             clocks.finish(write, winner=None, reason=str(Game.Reason.AGREEMENT))
             return
         game.draw_offer = side
-        write.add("draw_offer", {"by": side})
+        write.add("draw_offer", wire.draw_offer_event(by=side))
 
     return _action(game_id, player, now, body)
 
@@ -82,7 +82,8 @@ def game_decline_draw(*, game_id: str, player: Player, now: datetime | None = No
             raise GameError("not_allowed", "there is no draw offer")
         write.game.draw_offer = None
         # declined_by: the side that said no (absent when the offerer withdrew).
-        write.add("draw_offer", {"by": None, **({"declined_by": side} if offer != side else {})})
+        write.add("draw_offer", wire.draw_offer_event(
+            by=None, declined_by=side if offer != side else None))
 
     return _action(game_id, player, now, body)
 
@@ -161,10 +162,10 @@ def game_rematch(*, game_id: str, player: Player, now: datetime | None = None) -
                 start_fen=game.start_fen, now=write.now)
             game.rematch = new
             game.rematch_offer = None
-            write.add("rematch", {"game_id": new.id, "url": game_url(new.id)})
+            write.add("rematch", wire.rematch_event(new_game_id=new.id))
         elif game.rematch_offer != side:
             game.rematch_offer = side
-            write.add("rematch", {"offered_by": side})
+            write.add("rematch", wire.rematch_event(offered_by=side))
 
     return _action(game_id, player, now, body)
 

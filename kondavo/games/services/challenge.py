@@ -13,10 +13,9 @@ from functools import partial
 from django.db import transaction
 
 from kondavo.accounts.models import Player
-from kondavo.games import events
+from kondavo.games import events, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
-from kondavo.games.selectors import game_url
 from kondavo.games.services.creation import game_create, variant_of
 
 
@@ -35,9 +34,6 @@ def game_challenge(*, player: Player, opponent_name: str, ruleset: str, time_con
     game = game_create(creator=player, opponent=opponent, ruleset=ruleset,
                        time_control=time_control, color=color,
                        rated=bool(rated) and both_accounts, now=now)
-    frame = {"t": "challenge", "d": {
-        "id": game.id, "url": game_url(game.id), "from": player.name,
-        "variant": variant_of(ruleset).key, "time_control": game.time_control,
-        "rated": game.rated}}
+    frame = wire.challenge_frame(game, player, variant_of(ruleset))
     transaction.on_commit(partial(events.publish_player, opponent.pk, frame))
     return game

@@ -32,10 +32,10 @@ from django.conf import settings
 from django.db import transaction
 
 from kondavo.accounts.models import Player
-from kondavo.games import background, clock
+from kondavo.games import background, clock, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
-from kondavo.games.selectors import clock_remaining, clock_running, result_payload, turn_of
+from kondavo.games.selectors import clock_remaining, clock_running, turn_of
 from kondavo.games.services.store import ALL_FIELDS, GameWrite, other
 
 
@@ -88,8 +88,7 @@ def abort(write: GameWrite, *, reason: str, side: str | None) -> None:
     game.reason = reason
     game.finished = write.now
     game.draw_offer = None
-    write.add("end", {"status": game.status, "result": None,
-                      "abort": {"reason": reason, "side": side}})
+    write.add("end", wire.abort_event(game, reason=reason, side=side))
 
 
 def finish(write: GameWrite, *, winner: str | None, reason: str) -> None:
@@ -101,7 +100,7 @@ def finish(write: GameWrite, *, winner: str | None, reason: str) -> None:
     game.reason = reason
     game.finished = now
     game.draw_offer = None
-    write.add("end", {"status": game.status, "result": result_payload(game)})
+    write.add("end", wire.end_event(game))
 
 
 def flag_locked(write: GameWrite) -> bool:

@@ -13,12 +13,11 @@ from django.utils.translation import gettext as _
 
 from kondavo.accounts.models import Player
 from kondavo.accounts.services import player_get_or_create_bot
-from kondavo.games import clock
+from kondavo.games import clock, wire
 from kondavo.games.errors import GameError
 from kondavo.games.history import position_key
 from kondavo.games.models import Game
 from kondavo.games.moderation import require_not_banned, require_offered
-from kondavo.games.selectors import abort_at, clocks_payload, players_payload
 from kondavo.games.services import clocks
 from kondavo.games.services.clocks import game_flag_if_expired
 from kondavo.games.services.store import SIDES, GameWrite, other
@@ -68,9 +67,7 @@ def activate(write: GameWrite, *, announce: bool) -> None:
         game.rated = False  # guests never play rated games
     clocks.start(write)
     if announce:
-        write.add("players", {"players": players_payload(game), "status": game.status,
-                              "clocks": clocks_payload(game, write.now),
-                              "abort_at": abort_at(game)})
+        write.add("players", wire.players_event(game, write.now))
 
 
 def _new_game(**fields: Any) -> Game:

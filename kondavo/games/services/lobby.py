@@ -13,11 +13,11 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock, events
+from kondavo.games import clock, events, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game, LobbyState, Seek
 from kondavo.games.moderation import require_not_banned, require_offered
-from kondavo.games.selectors import game_url, seek_expiry_cutoff, seeks_open
+from kondavo.games.selectors import seek_expiry_cutoff, seeks_open
 from kondavo.games.services.creation import game_create, variant_of
 from kondavo.games.timecontrols import get_time_control
 
@@ -31,7 +31,7 @@ def _lobby_bump() -> int:
 
 
 def _publish_lobby(version: int) -> None:
-    events.publish_lobby(version, seeks_open())
+    events.publish_lobby(version, wire.lobby_seeks(seeks_open()))
 
 
 SEEK_COLORS = ("white", "black", "random")
@@ -130,7 +130,7 @@ def seek_accept(*, seek_id: int, player: Player, now: datetime | None = None) ->
     seek.save(update_fields=["status", "game"])
     version = _lobby_bump()
     transaction.on_commit(partial(_publish_lobby, version))
-    frame = {"v": version, "t": "game", "d": {"id": game.id, "url": game_url(game.id)}}
+    frame = wire.seek_game_frame(version, game)
     for pid in (seek.player_id, player.pk):
         transaction.on_commit(partial(events.publish_player, pid, frame))
     return game

@@ -16,18 +16,15 @@ from typing import Any
 from django.db import transaction
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock
+from kondavo.games import clock, wire
 from kondavo.games.errors import GameError
 from kondavo.games.history import next_repetition, repetition_of, resume_record
 from kondavo.games.models import Game
 from kondavo.games.moderation import require_not_banned
 from kondavo.games.selectors import (
-    abort_at,
     clock_remaining,
     clock_running,
-    clocks_payload,
     game_record,
-    move_payload,
     side_name,
     turn_of,
 )
@@ -139,18 +136,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
     else:
         clocks.stop(game, now)
         legal = []
-    moved = {
-        "ply": game.ply,
-        "path": [variant.square_label(s) for s in played.move.path],
-        "captured": [variant.square_label(s) for s in played.move.captured],
-        "notation": played.notation,
-        "fen": game.fen,
-        "turn": side_name(after.turn),
-        "legal": [move_payload(variant, after, m, legal) for m in legal],
-        "clocks": clocks_payload(game, now),
-        "moves_left_hint": max(variant.draw_plies - record.quiet_plies, 0),
-        "abort_at": abort_at(game),
-    }
+    moved = wire.move_event(variant, game, played, after, legal, record.quiet_plies, now)
     declined = game.draw_offer == other(side)  # moving declines the opponent's offer
     if declined:
         game.draw_offer = None
@@ -161,7 +147,7 @@ def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
         clocks.save(write, new_turn=True)
     else:
         if declined:
-            write.add("draw_offer", {"by": None, "declined_by": side})
+            write.add("draw_offer", wire.draw_offer_event(by=None, declined_by=side))
         clocks.save(write, fields=MOVE_FIELDS, new_turn=True)
     return game, None
 

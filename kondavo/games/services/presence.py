@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock, events, presence, selectors
+from kondavo.games import clock, events, presence, wire
 from kondavo.games.models import Game
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ def game_presence_open(*, game: Game, member: str, now: datetime | None = None,
                        publish: bool = True) -> dict[str, Any]:
     """A socket opened: counted present for ``ttl`` seconds; tells the game's sockets."""
     view = _refresh(game, member, clock.resolve(now))
-    payload = selectors.presence_payload(game, view)
+    payload = wire.presence_payload(game, view)
     if publish and view is not None:
         events.publish_presence(game.id, payload)
     return payload
@@ -48,7 +48,7 @@ def game_presence_heartbeat(*, game: Game, member: str,
     """A socket pinged: counted present for another ``ttl`` seconds. Returns the presence
     (the caller tells its own socket about changes others have not announced: a socket
     that died without closing is noticed here, by the others' heartbeats)."""
-    return selectors.presence_payload(game, _refresh(game, member, clock.resolve(now)))
+    return wire.presence_payload(game, _refresh(game, member, clock.resolve(now)))
 
 
 def game_presence_close(*, game: Game, member: str,
@@ -60,7 +60,7 @@ def game_presence_close(*, game: Game, member: str,
     except Exception:
         log.warning("presence store unavailable", exc_info=True)
         view = None
-    payload = selectors.presence_payload(game, view)
+    payload = wire.presence_payload(game, view)
     if view is not None:
         events.publish_presence(game.id, payload)
     return payload

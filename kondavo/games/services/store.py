@@ -34,7 +34,7 @@ from typing import Any
 from django.db import connections, router, transaction
 
 from kondavo.accounts.models import Player
-from kondavo.games import events, hooks
+from kondavo.games import events, hooks, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.selectors import turn_of
@@ -168,7 +168,7 @@ class GameWrite:
     def add(self, t: str, d: dict[str, Any]) -> None:
         """A versioned frame of this write (published on commit)."""
         self.game.version += 1
-        self.frames.append({"v": self.game.version, "t": t, "d": d})
+        self.frames.append(wire.frame(t, d, v=self.game.version))
 
     def bot_to_move(self) -> bool:
         game = self.game

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.db import transaction
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock
+from kondavo.games import clock, wire
 from kondavo.games.errors import GameError
 from kondavo.games.history import repetition_of
 from kondavo.games.models import Game
@@ -67,6 +67,6 @@ def _takeback_locked(game_id: str, player: Player, ply: int,
     game.repetition = repetition_of(record)
     game.draw_offer = None
     clocks.start(write)
-    write.add("takeback", {"ply": game.ply, "by": side})
+    write.add("takeback", wire.takeback_event(ply=game.ply, by=side))
     clocks.save(write)
     return game, None

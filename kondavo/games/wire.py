@@ -1,0 +1,312 @@
+"""The games app's wire format: every frame and payload it sends to a client, and how a
+frame is encoded (docs/protocol.md describes them; this module is the reference).
+
+A frame is ``{"v": version, "t": type, "d": payload}`` (``v`` only where the protocol has
+one). Selectors read (models, plain values); services and consumers shape what goes out
+here, and nowhere else: the ``state`` of a game, its versioned events (``move``, ``end``,
+``draw_offer``, ``players``, ``rematch``, ``takeback``), ``presence``, the lobby's ``seeks``
+and a player's ``game`` / ``challenge`` notices, ``error``, and the watch list's entries.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from kondavo.accounts.models import Player
+from kondavo.games import clock, hooks, selectors
+from kondavo.games import presence as presence_store
+from kondavo.games.models import Game, Seek
+from kondavo.games.presence import PresenceView
+from variants import GameRecord, Move, PlayedMove, Position, Variant, get_variant
+
+# --------------------------------------------------------------------------- frames
+
+def frame(t: str, d: dict[str, Any], v: int | None = None) -> dict[str, Any]:
+    """A frame: ``{"v", "t", "d"}``, or ``{"t", "d"}`` without a version."""
+    return {"t": t, "d": d} if v is None else {"v": v, "t": t, "d": d}
+
+
+def encode_frame(value: dict[str, Any]) -> str:
+    """A frame as the text a socket sends (compact JSON, UTF-8 kept)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    """The ``error`` payload: a stable ``code`` and words for a person."""
+    return {"code": code, "message": message}
+
+
+# --------------------------------------------------------------------------- pieces
+
+def clocks_payload(game: Game, now: datetime) -> dict[str, Any] | None:
+    if not game.timed:
+        return None
+    white = selectors.clock_remaining(game, "white", now)
+    black = selectors.clock_remaining(game, "black", now)
+    return {
+        "white": max(white or 0, 0),
+        "black": max(black or 0, 0),
+        "running": selectors.clock_running(game),
+        "initial": game.clock_initial_ms,
+        "increment": game.clock_increment_ms,
+    }
+
+
+def abort_payload(game: Game) -> dict[str, Any] | None:
+    """Why an aborted game was aborted: ``{reason, side}`` (``side``: who did not make a
+    first move in time); None for other games."""
+    if game.status != Game.Status.ABORTED:
+        return None
+    reason = game.reason or "by_player"
+    return {"reason": reason,
+            "side": selectors.turn_of(game) if reason == "no_first_move" else None}
+
+
+def move_payload(variant: Variant, position: Position, move: Move,
+                 legal: list[Move]) -> dict[str, Any]:
+    label = variant.square_label
+    return {
+        "notation": variant.format_move(position, move, legal),
+        "path": [label(s) for s in move.path],
+        "captured": [label(s) for s in move.captured],
+    }
+
+
+def legal_payload(variant: Variant, position: Position) -> list[dict[str, Any]]:
+    legal = variant.legal_moves(position)
+    return [move_payload(variant, position, m, legal) for m in legal]
+
+
+def player_payload(player: Player | None, ruleset: str) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    if player.kind == Player.Kind.BOT:
+        # A bot has no Elo of its own: its level's nominal rating, measured per ruleset
+        # (None when not measured: pages then show the level alone).
+        level = int(player.bot_level or 0)
+        return {"name": player.name, "kind": player.kind, "level": level,
+                "rating": hooks.bot_rating(ruleset, level)}
+    return {"name": player.name, "kind": player.kind,
+            "rating": selectors.player_rating(player, ruleset)}
+
+
+def players_payload(game: Game) -> dict[str, Any]:
+    return {
+        "white": player_payload(game.white, game.ruleset),
+        "black": player_payload(game.black, game.ruleset),
+    }
+
+
+def result_payload(game: Game) -> dict[str, Any] | None:
+    if game.status != Game.Status.FINISHED:
+        return None
+    return {"winner": game.winner, "reason": game.reason, "score": selectors.result_score(game)}
+
+
+def rematch_payload(game: Game) -> dict[str, Any] | None:
+    if game.rematch_id:
+        return {"game_id": game.rematch_id, "url": selectors.game_url(game.rematch_id)}
+    return {"offered_by": game.rematch_offer} if game.rematch_offer else None
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else int(seconds * 1000)
+
+
+def presence_payload(game: Game, view: PresenceView | None) -> dict[str, Any]:
+    """The ``presence`` payload of docs/protocol.md: per side online or since when gone
+    (``left_at``, epoch ms) and when the opponent may claim the game (``claim_at``, epoch
+    ms: only while the game is active), the number of spectators, and the server's time.
+    A bot is always online. ``view`` None (the store did not answer): everyone online."""
+    now = view.now if view is not None else clock.now().timestamp()
+    out: dict[str, Any] = {"left_at": {}, "claim_at": {}}
+    for side in ("white", "black"):
+        player = game.player_of(side)
+        left = None
+        if view is not None and player is not None and player.kind != Player.Kind.BOT:
+            left = selectors.away_since(game, view, side)
+        claim = (left + selectors.claim_seconds()
+                 if left is not None and game.status == Game.Status.ACTIVE else None)
+        out[side] = player is not None and left is None
+        out["left_at"][side] = _ms(left)
+        out["claim_at"][side] = _ms(claim)
+    out["spectators"] = view.spectators if view is not None else 0
+    out["now"] = _ms(now)
+    return out
+
+
+# --------------------------------------------------------------------------- state
+
+def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None,
+               record: GameRecord | None = None,
+               presence: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``state`` payload of docs/protocol.md for ``viewer`` (None: anonymous);
+    ``presence``: the game's presence payload if already read."""
+    now = clock.resolve(now)
+    if presence is None:
+        presence = presence_payload(game, selectors.game_presence_view(game.id, now))
+    variant = get_variant(game.ruleset)
+    record = record if record is not None else selectors.game_record(game)
+    position = record.position
+    last_move = None
+    if record.moves:
+        last = record.moves[-1]
+        last_move = {
+            "path": [variant.square_label(s) for s in last.move.path],
+            "captured": [variant.square_label(s) for s in last.move.captured],
+        }
+    legal = legal_payload(variant, position) if game.status == Game.Status.ACTIVE else []
+    return {
+        "id": game.id,
+        "variant": variant.key,
+        "variant_name": variant.name,
+        "board": variant.board.as_dict(),
+        "capture_rule": variant.capture_rule_text(),
+        "fen": game.fen,
+        "ply": game.ply,
+        "turn": selectors.side_name(position.turn),
+        "moves": list(game.moves),
+        "last_move": last_move,
+        "legal": legal,
+        "clocks": clocks_payload(game, now),
+        "abort_at": selectors.abort_at(game),
+        "abort": abort_payload(game),
+        "players": players_payload(game),
+        "you": game.side_of(viewer),
+        "status": game.status,
+        "result": result_payload(game),
+        "draw_offer": game.draw_offer,
+        "rematch": rematch_payload(game),
+        "rated": game.rated,
+        "takeback_allowed": selectors.viewer_may_take_back(game, viewer),
+        "time_control": game.time_control,
+        "presence": presence,
+        "claim_victory_after_ms": int(selectors.claim_seconds() * 1000),
+        "heartbeat_ms": int(presence_store.heartbeat_seconds() * 1000),
+        "url": selectors.game_url(game.id),
+    }
+
+
+# --------------------------------------------------------------------------- game events
+
+def move_event(variant: Variant, game: Game, played: PlayedMove, after: Position,
+               legal: list[Move], quiet_plies: int, now: datetime) -> dict[str, Any]:
+    """``move``: the move just stored (``game`` already updated), the position after it
+    and its legal moves (empty when the move ended the game)."""
+    return {
+        "ply": game.ply,
+        "path": [variant.square_label(s) for s in played.move.path],
+        "captured": [variant.square_label(s) for s in played.move.captured],
+        "notation": played.notation,
+        "fen": game.fen,
+        "turn": selectors.side_name(after.turn),
+        "legal": [move_payload(variant, after, m, legal) for m in legal],
+        "clocks": clocks_payload(game, now),
+        "moves_left_hint": max(variant.draw_plies - quiet_plies, 0),
+        "abort_at": selectors.abort_at(game),
+    }
+
+
+def end_event(game: Game) -> dict[str, Any]:
+    """``end`` of a game finished with a result."""
+    return {"status": game.status, "result": result_payload(game)}
+
+
+def abort_event(game: Game, *, reason: str, side: str | None) -> dict[str, Any]:
+    """``end`` of an aborted game: no result, and why."""
+    return {"status": game.status, "result": None, "abort": {"reason": reason, "side": side}}
+
+
+def draw_offer_event(*, by: str | None, declined_by: str | None = None) -> dict[str, Any]:
+    """``draw_offer``: ``by`` the side offering, or None when the offer is gone;
+    ``declined_by`` the side that said no (absent when the offerer withdrew)."""
+    return {"by": by} if declined_by is None else {"by": by, "declined_by": declined_by}
+
+
+def players_event(game: Game, now: datetime) -> dict[str, Any]:
+    """``players``: both seats are taken and the game starts."""
+    return {"players": players_payload(game), "status": game.status,
+            "clocks": clocks_payload(game, now), "abort_at": selectors.abort_at(game)}
+
+
+def rematch_event(*, new_game_id: str | None = None,
+                  offered_by: str | None = None) -> dict[str, Any]:
+    """``rematch``: the new game, or the side offering one."""
+    if new_game_id is not None:
+        return {"game_id": new_game_id, "url": selectors.game_url(new_game_id)}
+    return {"offered_by": offered_by}
+
+
+def takeback_event(*, ply: int, by: str) -> dict[str, Any]:
+    """``takeback``: moves were taken back; ``ply`` the number of moves played now."""
+    return {"ply": ply, "by": by}
+
+
+# --------------------------------------------------------------------------- lobby
+
+def lobby_seeks(seeks: list[Seek]) -> list[dict[str, Any]]:
+    """The lobby's seeks as published, each with the internal ``player_id``
+    (``seeks_for_viewer`` turns it into ``mine`` for each socket)."""
+    out = []
+    for seek in seeks:
+        variant = get_variant(seek.ruleset)
+        out.append({
+            "id": seek.pk,
+            "variant": variant.key,
+            "variant_name": variant.name,
+            "time_control": seek.time_control,
+            "rated": seek.rated,
+            "color": seek.color,
+            "player": seek.player.name,
+            "rating": selectors.player_rating(seek.player, seek.ruleset),
+            "player_id": seek.player_id,
+        })
+    return out
+
+
+def seeks_for_viewer(seeks: list[dict[str, Any]], player_id: int | None) -> list[dict[str, Any]]:
+    """Drop the internal ``player_id`` and add ``mine``."""
+    return [
+        {**{k: v for k, v in s.items() if k != "player_id"}, "mine": s["player_id"] == player_id}
+        for s in seeks
+    ]
+
+
+def seek_game_frame(version: int, game: Game) -> dict[str, Any]:
+    """To the two players of an accepted seek: the game to open."""
+    return frame("game", {"id": game.id, "url": selectors.game_url(game.id)}, v=version)
+
+
+def challenge_frame(game: Game, challenger: Player, variant: Variant) -> dict[str, Any]:
+    """To the challenged player's lobby sockets: a game against ``challenger`` started."""
+    return frame("challenge", {
+        "id": game.id, "url": selectors.game_url(game.id), "from": challenger.name,
+        "variant": variant.key, "time_control": game.time_control, "rated": game.rated})
+
+
+# --------------------------------------------------------------------------- watch
+
+def live_games(games: list[Game], *, limit: int) -> list[dict[str, Any]]:
+    """The watch list's entries for ``games`` (active games), the highest rated first: a
+    game's rating is its stronger player's (a bot's nominal rating; guests count as
+    unrated), ties in the given order; each with its spectator count (one presence read
+    per listed game)."""
+    out = []
+    for game in games:
+        players = players_payload(game)
+        ratings = [p["rating"] for p in players.values() if p and p.get("rating")]
+        variant = get_variant(game.ruleset)
+        out.append({
+            "id": game.id, "url": selectors.game_url(game.id), "ruleset": variant.key,
+            "variant_name": variant.name, "players": players, "rated": game.rated,
+            "time_control": game.time_control, "ply": game.ply, "fen": game.fen,
+            "rating": max(ratings) if ratings else None,
+        })
+    out.sort(key=lambda g: -(g["rating"] or 0))  # stable: the given order among equals
+    out = out[:limit]
+    for entry in out:
+        view = selectors.game_presence_view(entry["id"])
+        entry["spectators"] = view.spectators if view is not None else 0
+    return out
