@@ -11,9 +11,10 @@ A subscriber is any object with ``async def hub_message(message)``; messages car
 players of a game) are served before rank 1 (spectators), so a move reaches the two players
 first. A subscriber that fails is logged and skipped; the others still get the message.
 
-The hub's receive loop survives channel-layer errors (a Redis restart): it waits with a
-growing pause, then joins all its groups again (Redis forgot them) and tells its subscribers
-(``hub_reconnected``) so they can resync what they may have missed.
+After a Redis restart (``kondavo.channel_layer`` re-joins the process's groups and sends
+``layer.rejoined``) the hub tells its subscribers (``hub_reconnected``) so they resync their
+clients with what they may have missed. With a layer whose receive raises instead, the hub
+waits with a growing pause, joins all its groups again itself and does the same.
 
 There is one hub per event loop (each test has its own loop; Daphne has one).
 """
@@ -31,6 +32,9 @@ log = logging.getLogger(__name__)
 
 PLAYERS = 0
 SPECTATORS = 1
+# What kondavo.channel_layer sends to a channel whose groups it re-joined after Redis lost
+# them (``rejoin_message_type`` in the layer's settings).
+REJOINED = "layer.rejoined"
 
 
 class Subscriber(Protocol):
@@ -105,6 +109,9 @@ class Hub:
                 await self._rejoin()
                 continue
             pause = 0.1
+            if message.get("type") == REJOINED:  # the layer lost its data and re-joined
+                await self._resync_all()
+                continue
             await self.deliver(message)
 
     async def _rejoin(self) -> None:
@@ -116,6 +123,9 @@ class Hub:
         except Exception:
             log.warning("hub: could not join the groups again yet", exc_info=True)
             return
+        await self._resync_all()
+
+    async def _resync_all(self) -> None:
         for ranks in list(self.groups.values()):
             for members in ranks:
                 for subscriber in list(members):
