@@ -72,6 +72,7 @@ def test_top_level_plays_the_shot(key: str, fen: str, shot: str) -> None:
     assert variant.format_move(position, move) == shot
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("key", RULESETS)
 def test_respects_its_deadline(key: str) -> None:
     variant = get_variant(key)
@@ -85,6 +86,7 @@ def test_respects_its_deadline(key: str) -> None:
     assert result.depth >= 1 and result.stopped
 
 
+@pytest.mark.timing
 def test_level_eight_uses_the_configured_time() -> None:
     variant = get_variant("international")
     config = EngineConfig(move_time=0.2)

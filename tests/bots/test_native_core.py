@@ -234,6 +234,7 @@ def test_never_an_illegal_move_from_many_positions(key: str) -> None:
     assert checked >= 100
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("key", RULESETS)
 def test_respects_its_deadline(key: str) -> None:
     variant = get_variant(key)

@@ -55,6 +55,7 @@ def test_the_clock_shapes_the_share() -> None:
         Clock(10, increment=-1)
 
 
+@pytest.mark.timing
 def test_levels_take_the_clock_into_account() -> None:
     config = EngineConfig(move_time=0.2, max_move_time=0.3)
     top = get_level(8)

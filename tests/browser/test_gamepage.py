@@ -432,6 +432,7 @@ def quick_claim_server(django_db_setup: None, artifacts_dir: Path) -> Any:
         yield base_url
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("claim", ["claim_victory", "claim_draw"])
 def test_opponent_left_countdown_then_claim(quick_claim_server: str, new_page: Any,
                                             artifacts_dir: Path, claim: str) -> None:
@@ -469,6 +470,7 @@ def test_opponent_left_countdown_then_claim(quick_claim_server: str, new_page: A
     assert alice.locator("#overlay-reason").inner_text() == "the opponent left the game"
 
 
+@pytest.mark.timing
 def test_clocks_are_untouched_until_the_first_moves(daphne_server: str, new_page: Any,
                                                     artifacts_dir: Path) -> None:
     page = new_page(**PHONE)
@@ -504,6 +506,7 @@ def quick_abort_server(django_db_setup: None, artifacts_dir: Path) -> Any:
         yield base_url
 
 
+@pytest.mark.timing
 def test_a_game_without_a_first_move_is_aborted(quick_abort_server: str, new_page: Any,
                                                 artifacts_dir: Path) -> None:
     base = quick_abort_server

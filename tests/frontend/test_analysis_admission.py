@@ -138,6 +138,7 @@ def test_the_task_caps_depth_and_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # --------------------------------------------------------------------------- admission
 
+@pytest.mark.timing
 @pytest.mark.embedded
 def test_one_request_in_flight_per_visitor(gate: Gate) -> None:
     """A second request while the first is searched: 429 busy + Retry-After; another
@@ -362,6 +363,7 @@ def test_a_worker_solves_missing_tables_when_it_starts(empty_tables: Path,
 
 # --------------------------------------------------------------------------- the worker path
 
+@pytest.mark.timing
 @pytest.mark.services
 def test_the_analysis_queue_end_to_end(settings: Any, redis_url: str) -> None:
     """Not embedded: the view sends the job to the ``analysis`` queue, a real Celery worker
@@ -386,6 +388,7 @@ def test_the_analysis_queue_end_to_end(settings: Any, redis_url: str) -> None:
     assert admission.in_use() == 0
 
 
+@pytest.mark.timing
 @pytest.mark.services
 def test_no_worker_is_a_503_not_a_hang(settings: Any, redis_url: str) -> None:
     settings.KONDAVO_BOT_INPROCESS = False

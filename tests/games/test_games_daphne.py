@@ -128,6 +128,7 @@ async def test_two_daphnes_share_the_redis_layer(daphne_server: str, second_daph
         await black.ws.close()
 
 
+@pytest.mark.timing
 @pytest.mark.services
 async def test_idle_socket_survives_past_redis_read_timeout(
         daphne_server: str, redis_url: str, guest_factory: Any) -> None:
@@ -192,6 +193,7 @@ def _bot_game(guest_factory: Any) -> tuple[Game, str]:
 BOT_THINK = 2.0
 
 
+@pytest.mark.timing
 @pytest.mark.embedded
 async def test_daphne_exits_promptly_on_sigterm_while_moves_are_published(
         guest_factory: Any, artifacts_dir: Path) -> None:

@@ -174,6 +174,7 @@ async def test_a_reconnect_storm_is_refused_at_the_handshake(seated: Any, settin
         await comm.disconnect()
 
 
+@pytest.mark.timing
 async def test_presence_is_coalesced_for_a_crowd(seated: Any, settings: Any) -> None:
     settings.KONDAVO_PRESENCE_PUBLISH_SECONDS = 1.0
     white, _black, game = seated

@@ -15,7 +15,7 @@ from channels.layers import InMemoryChannelLayer
 
 from kondavo.games import events
 
-pytestmark = pytest.mark.embedded
+pytestmark = [pytest.mark.embedded, pytest.mark.timing]
 
 
 class LoopThread:

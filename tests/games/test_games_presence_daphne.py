@@ -17,7 +17,8 @@ from channels.db import database_sync_to_async
 from daphne_process import running_daphne
 from test_games_daphne import Client, seated_game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services,
+              pytest.mark.timing]
 
 TTL = 1.5
 CLAIM = 1.0

@@ -450,6 +450,7 @@ def ws_conn_limit() -> int:
     return int(re.search(r"limit_conn kondavo_conn (\d+);", block).group(1))  # type: ignore[union-attr]
 
 
+@pytest.mark.timing
 @needs_nginx
 @pytestmark_db
 async def test_edge_caps_open_websockets_per_address(edge_and_lb: tuple[Edge, str]) -> None:

@@ -174,6 +174,7 @@ def test_http_refusals_are_clear_4xx(hardened_daphne: Any) -> None:
     assert statuses == [201, 201, 429]
 
 
+@pytest.mark.timing
 async def test_lobby_socket_refusals_are_error_frames(hardened_daphne: Any) -> None:
     me = await database_sync_to_async(make_guest)()
     cookie = await database_sync_to_async(session_cookie)(me)
@@ -212,6 +213,7 @@ def test_no_bot_player_can_be_used_to_create_games() -> None:
         computer_game(bot)
 
 
+@pytest.mark.timing
 async def test_seeks_leave_with_the_owners_last_lobby_socket(hardened_daphne: Any) -> None:
     me = await database_sync_to_async(make_guest)()
     cookie = await database_sync_to_async(session_cookie)(me)

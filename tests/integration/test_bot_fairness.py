@@ -25,6 +25,7 @@ def start_computer_game(visitor: Visitor, level: int) -> str:
         "time_control": "untimed"})["id"])
 
 
+@pytest.mark.timing
 def test_a_level_1_reply_does_not_wait_behind_deep_searches(stack: Stack) -> None:
     stack.worker("deep", queues="bots", KONDAVO_BOT_MOVE_TIME="0.5")
     stack.worker("fast", queues="bots-fast", KONDAVO_BOT_MOVE_TIME="0.5")

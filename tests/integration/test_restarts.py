@@ -262,6 +262,7 @@ def http_get(url: str, accept: str = "text/html") -> tuple[int, dict[str, str], 
 
 # --------------------------------------------------------------------------- tests
 
+@pytest.mark.timing
 def test_redis_restart_keeps_sockets_and_moves_flow_again(
         postgres: PostgresServer, redis_server: RedisServer, daphne_factory: Any) -> None:
     daphne = daphne_factory(production_env(postgres.url, redis_server.url), "redis")
@@ -356,6 +357,7 @@ def layer_on(*servers: RedisServer, **config: Any) -> Any:
                                       rejoin_message_type="layer.rejoined", **config)
 
 
+@pytest.mark.timing
 async def test_layer_bounds_sends_and_keeps_receiving_through_a_restart(
         redis_server: RedisServer) -> None:
     from kondavo.channel_layer import ChannelLayerUnavailable
@@ -393,6 +395,7 @@ async def test_layer_bounds_sends_and_keeps_receiving_through_a_restart(
     await layer.close_pools()
 
 
+@pytest.mark.timing
 async def test_sharded_layer_rejoins_only_the_restarted_shard(tmp_path: Path) -> None:
     servers = [RedisServer(tmp_path / str(i)) for i in range(2)]
     for server in servers:

@@ -112,6 +112,7 @@ def test_bot_answers_a_websocket_move_on_the_same_socket(stack: Stack) -> None:
     assert queued_tasks(stack) == {"bots": 0, "celery": 0, "unacked": 0}
 
 
+@pytest.mark.timing
 def test_worker_killed_mid_search_still_yields_exactly_one_bot_move(stack: Stack,
                                                                     tmp_path: Path) -> None:
     """A worker SIGKILLed mid-search loses the bot's move: its message stays unacked in
@@ -180,6 +181,7 @@ def opened_game(white: Any, black: Any) -> Game:
     return game
 
 
+@pytest.mark.timing
 def test_beat_flag_sweep_ends_a_game_nobody_watches(stack: Stack, guest_factory: Any,
                                                     tmp_path: Path) -> None:
     """No flag check is scheduled per move: beat's periodic sweep (every 2 s) flags a game
@@ -202,6 +204,7 @@ def test_beat_flag_sweep_ends_a_game_nobody_watches(stack: Stack, guest_factory:
     assert game.white_ms == 0 and game.flag_at is None
 
 
+@pytest.mark.timing
 def test_client_flag_frame_ends_the_game_at_once(stack: Stack, guest_factory: Any) -> None:
     """No worker and no beat at all: the client's ``flag`` frame (sent by the game page when
     its clock shows zero) makes Daphne check the clock, and the end frame comes at once."""
