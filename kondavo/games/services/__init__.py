@@ -14,6 +14,12 @@ One module per job:
 - ``presence``: players' open sockets;
 - ``lobby``: seeks.
 
+Layers, each importing only those before it (checked by tests/games/test_import_graph.py):
+``store`` <- ``clocks`` <- ``creation`` <- ``moves``, ``actions``, ``takeback``,
+``challenge``, ``lobby``; ``presence`` stands alone. No service module imports this
+package's names: they are for callers outside. What the services send is shaped by
+``kondavo.games.wire``.
+
 A refused request raises ``GameError`` and changes nothing, except that a clock found run
 out is flagged first (that is committed, then ``game_over`` is raised).
 
