@@ -45,6 +45,7 @@ REQUEST_MAX_DEPTH = 14
 REQUEST_MAX_TIME = 1.0
 REQUEST_MAX_PLIES = 600
 POOL_ENV = "KONDAVO_ANALYSIS_THREADS"
+NICE_ENV = "KONDAVO_ANALYSIS_NICE"
 
 
 class AnalysisRequestError(ValueError):
@@ -139,13 +140,38 @@ def pool_size() -> int:
         return 1
 
 
+_LOWERED = threading.local()
+
+
+def lower_priority_once() -> None:
+    """:func:`_lower_priority` for the calling thread, once (the analysis task's worker
+    thread: on a machine shared with Daphnes, the searches yield to live play)."""
+    if not getattr(_LOWERED, "done", False):
+        _LOWERED.done = True
+        _lower_priority()
+
+
+def _lower_priority() -> None:
+    """A pool thread yields the CPU to the rest of the process (the event loop serving live
+    games): on Linux a thread has its own nice value (``KONDAVO_ANALYSIS_NICE``, default
+    10). Elsewhere, or when not allowed, it keeps the process's priority."""
+    try:
+        nice = int(os.environ.get(NICE_ENV, "10"))
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                       os.getpriority(os.PRIO_PROCESS, 0) + max(0, min(nice, 19)))
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
 def background_pool() -> ThreadPoolExecutor:
     """The process's bounded pool for analysis searches and table solving in the embedded
-    mode: ``pool_size()`` threads, so at most that many searches run at once whatever
-    arrives (what waits for a thread is bounded by the web's admission control)."""
+    mode: ``pool_size()`` threads at a lower CPU priority, so at most that many searches run
+    at once whatever arrives (what waits for a thread is bounded by the web's admission
+    control) and the event loop is served first."""
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(max_workers=pool_size(),
-                                       thread_name_prefix="kondavo-analysis")
+                                       thread_name_prefix="kondavo-analysis",
+                                       initializer=_lower_priority)
         return _POOL

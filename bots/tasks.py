@@ -118,8 +118,9 @@ def analysis_eval(ruleset: str, fen: str, moves: list[str], depth: int,
     and out, no database: a redelivered message is simply searched again. The web view
     sends it with an expiry (``expires``), so a request whose visitor stopped waiting is
     dropped by the worker instead of searched."""
-    from bots.analysis import AnalysisRequestError, analyse_request
+    from bots.analysis import AnalysisRequestError, analyse_request, lower_priority_once
 
+    lower_priority_once()
     try:
         return analyse_request(ruleset=ruleset, fen=fen, moves=moves, depth=depth,
                                time_limit=time_limit)
