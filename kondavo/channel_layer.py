@@ -32,8 +32,9 @@ every socket of every Daphne. This layer changes four things and nothing else:
   page resync.
 
 Sharding (several ``hosts``) is channels-redis' own: a group or a process channel lives on
-the shard its name hashes to. Each shard has its own marker, so one shard's restart
-re-joins only that shard's groups.
+the shard its name hashes to (``consistent_hash`` fixes the shard of a direct send to a
+process channel). Each shard has its own marker, so one shard's restart re-joins only that
+shard's groups.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer
+from channels_redis.utils import create_pool
 from redis import exceptions as redis_errors
 
 from kondavo.redis_clients import connection_options
@@ -93,6 +95,14 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         self._watch: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
 
+    def consistent_hash(self, value: str) -> int:
+        """channels-redis 4.3 picks the shard of a process channel (``name!suffix``) from
+        its full name in ``send`` but from its process part (``name!``) in ``receive``: with
+        several shards a direct send lands where nobody reads. Both use the process part."""
+        if isinstance(value, str) and "!" in value:
+            value = self.non_local_name(value)
+        return int(super().consistent_hash(value))
+
     # ------------------------------------------------------------------ connections
 
     def create_pool(self, index: int) -> Any:
@@ -100,8 +110,6 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         for key, value in connection_options(asyncio=True,
                                              connect_timeout=self.connect_timeout).items():
             host.setdefault(key, value)
-        from channels_redis.utils import create_pool
-
         return create_pool(host)
 
     def _outage(self, index: int | None, exc: BaseException) -> None:
@@ -187,6 +195,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         return f"{self.client_prefix}!" in channel
 
     async def group_add(self, group: str, channel: str) -> None:
+        self.require_valid_group_name(group)  # a bad name is refused before it is remembered
+        self.require_valid_channel_name(channel)
         local = self._is_local(channel)
         if local:
             self._members.setdefault(group, {})[channel] = time.time()

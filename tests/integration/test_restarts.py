@@ -425,6 +425,11 @@ async def test_sharded_layer_rejoins_only_the_restarted_shard(tmp_path: Path) ->
             await layer.group_send(group, {"type": "hello", "n": n})
         got = {(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in groups}
         assert got == set(range(len(groups)))
+        # A direct send to a process channel reaches it, whichever shard its name hashes to.
+        for n in range(8):
+            other = await layer.new_channel()
+            await layer.send(other, {"type": "direct", "n": n})
+            assert (await asyncio.wait_for(layer.receive(other), 5))["n"] == n
         await layer.close_pools()
     finally:
         for server in servers:
