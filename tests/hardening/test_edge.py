@@ -371,6 +371,12 @@ def test_edge_serves_pages_and_static_files(edge_and_lb: tuple[Edge, str]) -> No
     status, headers, body = request_from(source, "127.0.0.1", edge.http_port, "GET",
                                          f"/static/{STATIC_PROBE}")
     assert status == 200 and b"#123456" in body and headers["content-type"] == "text/css"
+    # a browser's POST carries its Origin (host and port): Django's CSRF check must see the
+    # same host and port through the edge
+    status, _headers, body = request_from(
+        source, "127.0.0.1", edge.http_port, "POST", "/accounts/guest/",
+        csrf_headers(Origin=f"http://127.0.0.1:{edge.http_port}"))
+    assert status == 200, body
     # a body over the edge's limit never reaches a Daphne
     status, _headers, _body = request_from(source, "127.0.0.1", edge.http_port, "POST",
                                            "/analysis/eval", {"Content-Type": "text/plain"},
