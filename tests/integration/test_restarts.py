@@ -434,3 +434,38 @@ async def test_sharded_layer_rejoins_only_the_restarted_shard(tmp_path: Path) ->
     finally:
         for server in servers:
             server.kill()
+
+
+# --------------------------------------------------------------------------- other clients
+
+def test_presence_and_cache_clients_recover_at_their_first_call(
+        redis_server: RedisServer) -> None:
+    """Pooled connections made stale by a restart never surface as errors: each client's
+    first call after Redis is back succeeds (and a call during the outage fails fast)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.core.cache.backends.redis import RedisCache
+
+    from kondavo.games.presence import RedisPresence
+    from kondavo.settings.base import caches_for
+
+    presence = RedisPresence(redis_server.url)
+    cache = RedisCache(redis_server.url, {"OPTIONS": caches_for(redis_server.url)["default"]
+                                          ["OPTIONS"]})
+
+    def use(n: int) -> None:  # several threads: several pooled connections each
+        presence.refresh("g1", f"spectator:{n}", time.time() + 60, time.time())
+        cache.set(f"k{n}", n)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(use, range(32)))
+    redis_server.kill()
+    started = time.monotonic()
+    with pytest.raises(Exception, match="(?i)connect"):
+        presence.view("g1", time.time())
+    assert time.monotonic() - started < 3
+    redis_server.start()
+    with ThreadPoolExecutor(8) as pool:  # every stale connection is used once more
+        list(pool.map(use, range(32)))
+    assert presence.view("g1", time.time()).spectators == 32
+    assert cache.get("k7") == 7
