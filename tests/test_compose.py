@@ -40,7 +40,7 @@ def test_compose_services_are_scalable() -> None:
 def test_postgres_max_connections_fits_the_pools() -> None:
     """max_connections is set (default 200) and fits the documented formula for the
     default deployment: one web, one bot worker of concurrency 2, worker-fast,
-    worker-default and beat."""
+    worker-default, worker-analysis and beat."""
     import re
 
     from ruamel.yaml import YAML
@@ -53,7 +53,7 @@ def test_postgres_max_connections_fits_the_pools() -> None:
     pool = int(re.search(r"^DB_POOL_MAX_SIZE=(\d+)$", env, re.M).group(1))  # type: ignore[union-attr]
     worker_concurrency = int(re.search(r"--concurrency=(\d+)",
                                        str(services["worker"]["command"])).group(1))  # type: ignore[union-attr]
-    needed = (1 + 1 * worker_concurrency + 3) * pool + 10
+    needed = (1 + 1 * worker_concurrency + 4) * pool + 10
     assert int(match.group(1)) >= needed
 
 
