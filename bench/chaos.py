@@ -21,13 +21,14 @@ sockets), ``forged`` (guests, sign-ups, games and sockets, each with a new forge
 ``X-Forwarded-For``: what it got against the per-address limits, which the attack lab keeps
 on), ``analysis`` (16 clients posting 1 s analysis requests, each from a fresh session and
 forged address), ``redis-restart`` and ``postgres-restart`` (stack mode: the server stopped
-and started mid-probe; the seconds until moves flow again). ``--short``: a tenth of the
-volumes and 4 s attacks. It prints, per attack: the volume, probe moves sent/arrived, the
-probe's p50/p99 (move sent -> the opponent's socket has it) quiet and under attack, their
-p99 ratio, moves lost (sent, not refused with an error frame, never seen by the opponent),
-the probe's closes by code and error frames, the attacker's closes by code and refused
-handshakes, and the Daphnes' memory. ``--json`` writes it all. The exit code is 1 if a probe
-move was lost.
+and started mid-probe; the seconds until moves flow again). After each attack the lab waits
+until the probe's p50 is back near the first quiet phase's (at most 30 s). ``--short``:
+small volumes (a crowd of 40 + 50, 20 reconnect loops) and 4 s attacks. Printed per attack:
+the volume, probe moves sent/arrived, the probe's p50/p99 (move sent -> the opponent's socket
+has it) quiet and under attack, their p99 ratio, moves lost (sent from the quiet phase to the
+settle's end, not refused with an error frame, never seen by the opponent), the probe's
+closes by code and error frames, the attacker's closes by code and refused handshakes, and
+the Daphnes' memory. ``--json`` writes it all. The exit code is 1 if a probe move was lost.
 
 The stack (all on 127.0.0.1, free ports, throwaway data): PostgreSQL and Redis started as
 tests/run_with_services.sh does, ``manage.py migrate``, two Daphnes with the production
@@ -772,6 +773,7 @@ VOLUMES: dict[str, dict[str, dict[str, int]]] = {
               "analysis": {"workers": 4}},
 }
 SETTLE = 7.0  # after an attack: a frame dropped meanwhile heals at the next ping (5 s)
+RECOVER_MAX = 30.0  # then at most this long for the probe's p50 to come back
 
 
 async def run_attacker(cfg: dict[str, Any], timeout: float) -> dict[str, Any]:
@@ -818,6 +820,11 @@ async def attack_lab(stack: Stack, args: argparse.Namespace) -> list[dict[str, A
     print(f"probe: {args.probe_games} games; per attack: {quiet:g} s quiet, "
           f"{args.seconds:g} s attack, {SETTLE:g} s settle", flush=True)
     runs: list[dict[str, Any]] = []
+    probe.phase = "baseline"
+    await asyncio.sleep(quiet)
+    base_p50 = probe.summary("baseline")["p50"]
+    base_p50 = base_p50 if base_p50 == base_p50 else 100.0
+    print(f"probe baseline p50 {base_p50:.0f} ms", flush=True)
     for name in args.attacks:
         if name.endswith("-restart") and stack.mode == "embedded":
             runs.append({"attack": name, "skipped": "stack mode only"})
@@ -856,9 +863,19 @@ async def attack_lab(stack: Stack, args: argparse.Namespace) -> list[dict[str, A
         await sampler
         run["rss_mb"] = (round(rss[0]), round(max(rss)))
         probe.phase = f"settle:{name}"
+        t_end = time.perf_counter()
         await asyncio.sleep(SETTLE)
+        # then until the probe is back to its first quiet p50 (so the next quiet phase is
+        # quiet), at most RECOVER_MAX s
+        while time.perf_counter() - t_end < RECOVER_MAX:
+            now_p50 = probe.recent_p50(3.0)
+            if now_p50 == now_p50 and now_p50 <= max(3 * base_p50, base_p50 + 100):
+                break
+            await asyncio.sleep(1.0)
+        run["recovered_s"] = round(time.perf_counter() - t_end, 1)
         runs.append(run)
-        print(f"  {name}: done in {run['attack_s']} s", flush=True)
+        print(f"  {name}: done in {run['attack_s']} s, probe back to its quiet p50 "
+              f"{run['recovered_s']} s later", flush=True)
     probe.phase = "end"
     await asyncio.sleep(2)
     await probe.close()
@@ -908,6 +925,7 @@ def attack_details(run: dict[str, Any]) -> str:
     parts.append(f"probe confirm p50/p99 {fmt_ms(p['confirm_p50'])}/"
                  f"{fmt_ms(p['confirm_p99'])} ms")
     parts.append(f"Daphne RSS {run['rss_mb'][0]} -> {run['rss_mb'][1]} MB")
+    parts.append(f"probe p50 back to quiet {run['recovered_s']} s after the attack")
     return "; ".join(parts)
 
 

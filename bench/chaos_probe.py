@@ -30,6 +30,7 @@ from load import Http
 
 HEARTBEAT = 5.0  # the game page's ping period (heartbeat_ms)
 PENDING_GIVE_UP = 15.0  # a move neither confirmed nor refused this long: play on
+OVER_DRAIN = 10.0  # after the other side saw the game end, this side reads on this long
 
 
 def probe_address(i: int) -> str:
@@ -178,8 +179,13 @@ class Probe:
         move_at: float | None = None
         legal: list[dict[str, Any]] = []
         ply, turn = 0, ""
-        while not self.stop.is_set() and not over.is_set():
+        over_since: float | None = None
+        while not self.stop.is_set():
             now = time.monotonic()
+            if over.is_set():  # the other side saw the end: read what is still on the way
+                over_since = over_since or now
+                if now - over_since > OVER_DRAIN:
+                    return
             if now - last_ping >= HEARTBEAT:
                 await ws.send('{"t":"ping"}')
                 last_ping = now
@@ -187,7 +193,8 @@ class Probe:
             if pending is not None and time.perf_counter() - pending.sent > PENDING_GIVE_UP:
                 st["pending"] = None  # never answered: play on (it counts as lost if so)
                 await ws.send('{"t":"resync"}')
-            if move_at is not None and now >= move_at and st["pending"] is None and legal:
+            if (move_at is not None and now >= move_at and st["pending"] is None and legal
+                    and not over.is_set()):
                 move_at = None
                 text = rng.choice(legal)["notation"]
                 m = ProbeMove(game_id, ply, text, self.phase, time.perf_counter())
@@ -248,6 +255,12 @@ class Probe:
                 move_at = None
 
     # ------------------------------------------------------------------ figures
+
+    def recent_p50(self, seconds: float) -> float:
+        """p50 (ms) of the moves that arrived in the last ``seconds``; NaN if none."""
+        since = time.perf_counter() - seconds
+        return pct([m.arrived - m.sent for m in self.all_moves
+                    if m.arrived is not None and m.arrived >= since], 0.5)
 
     def lost(self, phases: list[str]) -> int:
         """Moves sent in these phases, not refused, never seen by the opponent."""
