@@ -31,7 +31,7 @@ import pytest
 import websockets
 from channels.db import database_sync_to_async
 from daphne_process import running_daphne
-from edge_nginx import NGINX, Edge, running_edge
+from edge_nginx import NGINX, Edge, running_edge, self_signed_certificate
 from hardening_helpers import csrf_headers, make_guest, next_frame, session_cookie
 
 from kondavo.proxy import TrustedProxies, TrustedProxyMiddleware, parse_address, parse_trusted
@@ -349,7 +349,7 @@ def edge_and_lb(daphne_trusting_loopback: Server, static_parent: Path,
     balancer address of its own, which it returns with the edge."""
     lb = random_loopback()
     with running_edge(tmp_path_factory.mktemp("edge"),
-                      upstream=f"127.0.0.1:{daphne_trusting_loopback.port}",
+                      upstreams=[f"127.0.0.1:{daphne_trusting_loopback.port}"],
                       static_parent=static_parent, mode="plain",
                       trusted_proxies=lb) as edge:
         yield edge, lb
@@ -497,9 +497,10 @@ async def test_edge_caps_open_websockets_per_address(edge_and_lb: tuple[Edge, st
 def test_edge_in_tls_mode_redirects_and_serves_https(
         daphne_trusting_loopback: Server, static_parent: Path,
         tmp_path_factory: pytest.TempPathFactory) -> None:
+    certs = self_signed_certificate(tmp_path_factory.mktemp("certs"))
     with running_edge(tmp_path_factory.mktemp("edge-tls"),
-                      upstream=f"127.0.0.1:{daphne_trusting_loopback.port}",
-                      static_parent=static_parent, mode="tls") as edge:
+                      upstreams=[f"127.0.0.1:{daphne_trusting_loopback.port}"],
+                      static_parent=static_parent, mode="tls", certs_dir=certs) as edge:
         source = random_loopback()
         status, headers, _body = request_from(source, "127.0.0.1", edge.http_port, "GET",
                                               "/rules/?x=1")
@@ -522,13 +523,12 @@ def test_edge_spreads_over_an_upstream_group_and_skips_a_dead_daphne(
     log_path = artifacts_dir / "daphne-edge-second.log"
     with running_daphne(connection.settings_dict, log_path, KONDAVO_TRUSTED_PROXIES="127.0.0.1",
                         **LIMITS_ENV) as (second, second_url):
-        group = ("upstream kondavo_web {\n"
-                 f"    server 127.0.0.1:{daphne_trusting_loopback.port} max_fails=3 "
-                 "fail_timeout=10s;\n"
-                 f"    server {second_url.removeprefix('http://')} max_fails=3 "
-                 "fail_timeout=10s;\n}\n")
-        with running_edge(tmp_path_factory.mktemp("edge-group"), upstream="kondavo_web",
-                          upstreams_conf=group, static_parent=static_parent) as edge:
+        upstreams = [f"127.0.0.1:{daphne_trusting_loopback.port}",
+                     second_url.removeprefix("http://")]
+        with running_edge(tmp_path_factory.mktemp("edge-group"), upstreams=upstreams,
+                          static_parent=static_parent) as edge:
+            assert "upstream kondavo_web" in (
+                edge.conf_dir / "conf.d" / "kondavo-upstreams.conf").read_text()
             source = random_loopback()
 
             def get() -> int:
