@@ -546,8 +546,7 @@ class LobbyConsumer(_ProtocolConsumer):
             return
         self.version = version
         player_id = self.player.pk if self.player is not None else None
-        seeks = wire.seeks_for_viewer(message["seeks"], player_id)
-        await self.send_frame("seeks", {"seeks": seeks})
+        await self.send_frame("seeks", wire.seeks_payload(message["seeks"], player_id))
 
     async def lobby_frame(self, message: dict[str, Any]) -> None:
         await self.send_json(message["frame"])

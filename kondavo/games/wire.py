@@ -274,6 +274,11 @@ def seeks_for_viewer(seeks: list[dict[str, Any]], player_id: int | None) -> list
     ]
 
 
+def seeks_payload(seeks: list[dict[str, Any]], player_id: int | None) -> dict[str, Any]:
+    """The ``seeks`` payload for one lobby socket (its player's id: ``mine``)."""
+    return {"seeks": seeks_for_viewer(seeks, player_id)}
+
+
 def seek_game_frame(version: int, game: Game) -> dict[str, Any]:
     """To the two players of an accepted seek: the game to open."""
     return frame("game", {"id": game.id, "url": selectors.game_url(game.id)}, v=version)
