@@ -200,8 +200,10 @@ def _result_client() -> Any:
     loop = asyncio.get_running_loop()
     client = _CLIENTS.get(loop)
     if client is None:
+        from kondavo.redis_clients import connection_options
+
         client = _CLIENTS[loop] = redis.asyncio.Redis.from_url(
-            str(settings.CELERY_RESULT_BACKEND))
+            str(settings.CELERY_RESULT_BACKEND), **connection_options(asyncio=True))
     return client
 
 

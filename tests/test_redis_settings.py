@@ -66,10 +66,14 @@ def test_every_redis_client_recovers_at_its_first_call() -> None:
     assert options["retry"].get_retries() >= 1
     cache = caches_for(A)["default"]["OPTIONS"]
     assert 0 < cache["socket_timeout"] <= 5 and cache["retry"].get_retries() >= 1
-    transport = celery_settings_for(A)["CELERY_BROKER_TRANSPORT_OPTIONS"]
+    celery = celery_settings_for(A)
+    transport = celery["CELERY_BROKER_TRANSPORT_OPTIONS"]
     assert transport["visibility_timeout"] == 120  # the redelivery options are kept
     assert 0 < transport["socket_connect_timeout"] <= 2
     assert transport["health_check_interval"] > 0
+    # the result backend (a web process awaits the analysis results)
+    assert 0 < celery["CELERY_REDIS_SOCKET_CONNECT_TIMEOUT"] <= 2
+    assert celery["CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL"] > 0
 
 
 def test_the_cache_client_takes_the_options() -> None:

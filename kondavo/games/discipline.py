@@ -258,8 +258,10 @@ class RedisRegistry:
     def __init__(self, url: str) -> None:
         import redis
 
-        self._redis = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0,
-                                           health_check_interval=30)
+        from kondavo.redis_clients import DEFAULT_SOCKET_TIMEOUT, connection_options
+
+        self._redis = redis.Redis.from_url(url, socket_timeout=DEFAULT_SOCKET_TIMEOUT,
+                                           health_check_interval=30, **connection_options())
         self._add = self._redis.register_script(_ADD_SCRIPT)
 
     def cooling(self, key: str, now: float) -> bool:

@@ -323,13 +323,17 @@ def celery_settings_for(redis_url: str | None, broker_url: str | None = None) ->
         "CELERY_RESULT_BACKEND": broker,
         "CELERY_RESULT_EXPIRES": 3600,
         "CELERY_BROKER_TRANSPORT_OPTIONS": redis_broker_transport_options(),
-        # A web process only publishes (every task ignores its result, so it never reads
-        # the result backend): a publish during a Redis outage fails after
-        # CELERY_BROKER_CONNECTION_TIMEOUT x (retries + 1) at most, the first after it
-        # reconnects (kondavo/redis_clients.py).
+        # A web process publishes tasks, and reads the results of the analysis tasks: a
+        # publish during a Redis outage fails after CELERY_BROKER_CONNECTION_TIMEOUT x
+        # (retries + 1) at most, and the broker's and the result backend's connections
+        # reconnect at their first use after it (kondavo/redis_clients.py).
         "CELERY_BROKER_CONNECTION_TIMEOUT": 2.0,
         "CELERY_TASK_PUBLISH_RETRY_POLICY": {"max_retries": 2, "interval_start": 0,
                                              "interval_step": 0.2, "interval_max": 0.5},
+        "CELERY_REDIS_SOCKET_CONNECT_TIMEOUT": 1.0,
+        "CELERY_REDIS_SOCKET_KEEPALIVE": True,
+        "CELERY_REDIS_RETRY_ON_TIMEOUT": True,
+        "CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL": 10,
     }
 
 
