@@ -73,7 +73,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
     ``rejoin_message_type`` (None: no message; consumers then only see ``generation``).
     """
 
-    def __init__(self, *, operation_timeout: float = 2.0, connect_timeout: float = 1.0,
+    def __init__(self, *, operation_timeout: float = 5.0, connect_timeout: float = 1.0,
                  retry_delay: float = 0.1, max_retry_delay: float = 2.0,
                  watch_interval: float = 1.0, rejoin_message_type: str | None = None,
                  **kwargs: Any) -> None:

@@ -262,8 +262,10 @@ def channel_layers_for(redis_url: str | None,
                 "expiry": 60,
                 "prefix": env_str("CHANNEL_LAYER_PREFIX", "kondavo"),
                 # A send or group send gives up after this many seconds while Redis is down
-                # (the move is stored; clients resync), instead of hanging.
-                "operation_timeout": env_seconds("CHANNEL_LAYER_TIMEOUT", 2.0),
+                # or hangs (the move is stored; clients resync), instead of hanging too. A
+                # refused connection fails at once; the bound is for a server that does not
+                # answer, and stays above what a send takes on a loaded machine.
+                "operation_timeout": env_seconds("CHANNEL_LAYER_TIMEOUT", 5.0),
                 # After a Redis restart the layer joins this process's groups again and
                 # sends this message to each re-joined channel (kondavo/channel_layer.py).
                 "rejoin_message_type": "layer.rejoined",
