@@ -135,7 +135,8 @@ def main() -> None:
         if not url:
             from bench.load import start_postgres
 
-            tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kondavo-wp-")))
+            tmp.chmod(0o755)  # the postgres user runs the server in it
             url = start_postgres(stack, tmp)
         if not url.startswith(("postgres://", "postgresql://")):
             sys.exit("the write path is measured on PostgreSQL: give a postgres:// URL")
