@@ -8,7 +8,7 @@ locations) is the deployed configuration. Used by the tests (tests/hardening/tes
 and the labs, and handy to put the edge in front of Daphnes started by hand:
 
     python deploy/nginx/edge_local.py --upstream 127.0.0.1:8001 --upstream 127.0.0.1:8002 \\
-        --http-port 8080 --static-parent .   # serves ./static/ (after collectstatic)
+        --http-port 8080 --static-root staticfiles   # STATIC_ROOT, after collectstatic
 
 Several ``--upstream`` make an upstream group (``kondavo_web``), as docs/deploying.md
 describes for Daphnes on several machines. Needs ``nginx`` (``apt-get install nginx``).
@@ -66,7 +66,7 @@ def upstream_group(addresses: list[str]) -> str:
     return f"upstream {UPSTREAM_GROUP} {{\n{servers}}}\n"
 
 
-def render(conf_dir: Path, *, upstreams: list[str], static_parent: Path, http_port: int,
+def render(conf_dir: Path, *, upstreams: list[str], static_root: Path, http_port: int,
            https_port: int, mode: str = "plain", trusted_proxies: str = "",
            certs_dir: Path | None = None, host: str = "127.0.0.1") -> Path:
     """Writes the edge's configuration into ``conf_dir`` (created); returns its nginx.conf.
@@ -93,7 +93,7 @@ def render(conf_dir: Path, *, upstreams: list[str], static_parent: Path, http_po
     template = (HERE / "templates" / "kondavo.conf.template").read_text()
     (conf_dir / "conf.d" / "kondavo.conf").write_text(envsubst(template, {
         "KONDAVO_UPSTREAM": upstream, "KONDAVO_RESOLVER": system_resolver(),
-        "KONDAVO_STATIC_PARENT": str(static_parent.resolve()), "KONDAVO_EDGE_MODE": mode}))
+        "KONDAVO_STATIC_ROOT": str(static_root.resolve()), "KONDAVO_EDGE_MODE": mode}))
     subprocess.run(
         ["sh", str(HERE / "docker-entrypoint.d" / "40-kondavo-real-ip.sh")], check=True,
         env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -199,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--certs", type=Path, help="tls: directory with fullchain.pem, privkey.pem")
     ap.add_argument("--trusted-proxies", default="",
                     help="load balancers in front (KONDAVO_EDGE_TRUSTED_PROXIES)")
-    ap.add_argument("--static-parent", type=Path, default=Path("."),
-                    help="directory holding static/ (STATIC_ROOT's parent)")
+    ap.add_argument("--static-root", type=Path, default=Path("staticfiles"),
+                    help="the collected static files (STATIC_ROOT)")
     ap.add_argument("--dir", type=Path, help="where to write the configuration (default: temp)")
     args = ap.parse_args(argv)
     if not NGINX.is_file():
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     conf_dir = args.dir or Path(tempfile.mkdtemp(prefix="kondavo-edge-"))
     with running_edge(conf_dir, http_port=args.http_port, https_port=args.https_port,
-                      upstreams=args.upstream, static_parent=args.static_parent,
+                      upstreams=args.upstream, static_root=args.static_root,
                       mode=args.mode, trusted_proxies=args.trusted_proxies,
                       certs_dir=args.certs, host=args.host) as edge:
         print(f"Kondavo's edge on http://{args.host}:{edge.http_port}/ -> "

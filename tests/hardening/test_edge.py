@@ -174,8 +174,15 @@ class Server:
         self.base_url = base_url
         self.ws_url = base_url.replace("http://", "ws://")
         self.log_path = log_path
+        self.log_start = log_path.stat().st_size
         host, port = base_url.removeprefix("http://").split(":")
         self.host, self.port = host, int(port)
+
+    def assert_no_traceback(self) -> None:
+        with open(self.log_path, "rb") as f:
+            f.seek(self.log_start)
+            log = f.read().decode("utf-8", "replace")
+        assert "Traceback" not in log, log[-3000:]
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +192,9 @@ def daphne_trusting_nobody(django_db_setup: None, artifacts_dir: Path) -> Iterat
     log_path = artifacts_dir / "daphne-edge-untrusted.log"
     with running_daphne(connection.settings_dict, log_path, KONDAVO_TRUSTED_PROXIES="",
                         **LIMITS_ENV) as (_proc, base_url):
-        yield Server(base_url, log_path)
+        server = Server(base_url, log_path)
+        yield server
+    server.assert_no_traceback()
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +206,9 @@ def daphne_trusting_loopback(django_db_setup: None, artifacts_dir: Path) -> Iter
     log_path = artifacts_dir / "daphne-edge-trusted.log"
     with running_daphne(connection.settings_dict, log_path, KONDAVO_TRUSTED_PROXIES="127.0.0.1",
                         **LIMITS_ENV) as (_proc, base_url):
-        yield Server(base_url, log_path)
+        server = Server(base_url, log_path)
+        yield server
+    server.assert_no_traceback()
 
 
 def random_loopback() -> str:
@@ -291,10 +302,31 @@ def test_http_a_trusted_proxy_is_believed(daphne_trusting_loopback: Server) -> N
     assert_app_rate_limited(*results[3])
 
 
+SEEKERS: list[int] = []  # the guests lobby_seek made, whose seeks must be gone at the end
+
+
+@pytest.fixture(autouse=True)
+async def seeks_left_with_their_sockets() -> Any:
+    """Waits for the Daphne to finish with the lobby sockets a test closed (their seeks
+    leave with them) before the database is emptied for the next test."""
+    yield
+    from kondavo.games.models import Seek
+
+    def open_seeks() -> int:
+        return Seek.objects.filter(player_id__in=SEEKERS, status="open").count()
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while SEEKERS and await database_sync_to_async(open_seeks)() and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    SEEKERS.clear()
+
+
 async def lobby_seek(ws_url: str, origin: str, source: str, xff: str | None) -> dict[str, Any]:
     """A new guest opens a lobby socket from ``source`` (X-Forwarded-For ``xff``) and makes
     a seek; returns the frame that answers it (``seeks`` or ``error``)."""
     player = await database_sync_to_async(make_guest)()
+    SEEKERS.append(player.pk)
     headers = {"Cookie": await database_sync_to_async(session_cookie)(player)}
     if xff is not None:
         headers["X-Forwarded-For"] = xff
@@ -335,22 +367,21 @@ STATIC_PROBE = "edge-probe.css"
 
 
 @pytest.fixture(scope="module")
-def static_parent(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    parent = tmp_path_factory.mktemp("edge-static")
-    (parent / "static").mkdir()
-    (parent / "static" / STATIC_PROBE).write_text("body { color: #123456; }\n")
-    return parent
+def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("edge-static")
+    (root / STATIC_PROBE).write_text("body { color: #123456; }\n")
+    return root
 
 
 @pytest.fixture(scope="module")
-def edge_and_lb(daphne_trusting_loopback: Server, static_parent: Path,
+def edge_and_lb(daphne_trusting_loopback: Server, static_root: Path,
                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Edge, str]]:
     """The edge (plain mode) in front of a Daphne that trusts it; it trusts one load
     balancer address of its own, which it returns with the edge."""
     lb = random_loopback()
     with running_edge(tmp_path_factory.mktemp("edge"),
                       upstreams=[f"127.0.0.1:{daphne_trusting_loopback.port}"],
-                      static_parent=static_parent, mode="plain",
+                      static_root=static_root, mode="plain",
                       trusted_proxies=lb) as edge:
         yield edge, lb
 
@@ -371,6 +402,9 @@ def test_edge_serves_pages_and_static_files(edge_and_lb: tuple[Edge, str]) -> No
     status, headers, body = request_from(source, "127.0.0.1", edge.http_port, "GET",
                                          f"/static/{STATIC_PROBE}")
     assert status == 200 and b"#123456" in body and headers["content-type"] == "text/css"
+    status, _headers, _body = request_from(source, "127.0.0.1", edge.http_port, "GET",
+                                           "/static/missing.css")
+    assert status == 404  # from the volume, never from a Daphne
     # a browser's POST carries its Origin (host and port): Django's CSRF check must see the
     # same host and port through the edge
     status, _headers, body = request_from(
@@ -495,12 +529,12 @@ async def test_edge_caps_open_websockets_per_address(edge_and_lb: tuple[Edge, st
 @needs_nginx
 @pytestmark_db
 def test_edge_in_tls_mode_redirects_and_serves_https(
-        daphne_trusting_loopback: Server, static_parent: Path,
+        daphne_trusting_loopback: Server, static_root: Path,
         tmp_path_factory: pytest.TempPathFactory) -> None:
     certs = self_signed_certificate(tmp_path_factory.mktemp("certs"))
     with running_edge(tmp_path_factory.mktemp("edge-tls"),
                       upstreams=[f"127.0.0.1:{daphne_trusting_loopback.port}"],
-                      static_parent=static_parent, mode="tls", certs_dir=certs) as edge:
+                      static_root=static_root, mode="tls", certs_dir=certs) as edge:
         source = random_loopback()
         status, headers, _body = request_from(source, "127.0.0.1", edge.http_port, "GET",
                                               "/rules/?x=1")
@@ -514,7 +548,7 @@ def test_edge_in_tls_mode_redirects_and_serves_https(
 @needs_nginx
 @pytestmark_db
 def test_edge_spreads_over_an_upstream_group_and_skips_a_dead_daphne(
-        daphne_trusting_loopback: Server, static_parent: Path, artifacts_dir: Path,
+        daphne_trusting_loopback: Server, static_root: Path, artifacts_dir: Path,
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """Daphnes on other machines (docs/deploying.md): an upstream group named in
     KONDAVO_UPSTREAM. Both Daphnes serve; when one dies, every request still succeeds."""
@@ -526,7 +560,7 @@ def test_edge_spreads_over_an_upstream_group_and_skips_a_dead_daphne(
         upstreams = [f"127.0.0.1:{daphne_trusting_loopback.port}",
                      second_url.removeprefix("http://")]
         with running_edge(tmp_path_factory.mktemp("edge-group"), upstreams=upstreams,
-                          static_parent=static_parent) as edge:
+                          static_root=static_root) as edge:
             assert "upstream kondavo_web" in (
                 edge.conf_dir / "conf.d" / "kondavo-upstreams.conf").read_text()
             source = random_loopback()
