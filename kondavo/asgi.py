@@ -25,9 +25,22 @@ from kondavo.routing import websocket_urlpatterns  # noqa: E402
 
 http_app = django_asgi_app
 if settings.KONDAVO_SERVE_STATIC:
+    from asgiref.sync import sync_to_async
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.exceptions import SuspiciousOperation
+    from django.core.handlers.exception import response_for_exception
 
-    http_app = ASGIStaticFilesHandler(django_asgi_app)
+    class StaticFilesHandler(ASGIStaticFilesHandler):
+        """Django's, but a path that escapes the static directories (``/static/../x``) is
+        a 400 like any suspicious request, not a 500 with a traceback."""
+
+        async def get_response_async(self, request):  # type: ignore[no-untyped-def]
+            try:
+                return await super().get_response_async(request)
+            except SuspiciousOperation as exc:
+                return await sync_to_async(response_for_exception)(request, exc)
+
+    http_app = StaticFilesHandler(django_asgi_app)
 
 application = ProtocolTypeRouter(
     {

@@ -270,6 +270,20 @@ def test_http_forged_addresses_do_not_dodge_a_per_address_limit(
 
 
 @pytestmark_db
+def test_a_static_path_escaping_its_directory_is_a_400(daphne_trusting_nobody: Server) -> None:
+    """Without the edge (``make run`` serves /static/ from the app): ``..`` is refused as a
+    suspicious request, not answered with a 500 (the fixture checks the log for tracebacks)."""
+    server = daphne_trusting_nobody
+    for path in ("/static/../../kondavo/settings/base.py", "/static/%2e%2e/x.css"):
+        status, _headers, body = request_from(random_loopback(), server.host, server.port,
+                                              "GET", path)
+        assert status in (400, 404) and b"SECRET_KEY" not in body, (path, status)
+    status, _headers, _body = request_from(random_loopback(), server.host, server.port, "GET",
+                                           "/static/../../kondavo/settings/base.py")
+    assert status == 400
+
+
+@pytestmark_db
 def test_forged_addresses_do_not_dodge_the_login_lockout(
         daphne_trusting_nobody: Server) -> None:
     from urllib.parse import urlencode
