@@ -28,6 +28,7 @@ from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, CLOSE_TOO_LARGE
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, game_group, player_group
 from kondavo.games.hub import PLAYERS, SPECTATORS, hub
+from kondavo.games.models import Game
 from kondavo.games.services import lobby
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
 from kondavo.outages import OUTAGE_ERRORS, outage_frame_error
@@ -267,6 +268,7 @@ class GameConsumer(_ProtocolConsumer):
 
     game_id: str = ""
     group: str = ""
+    game_seen: Game | None = None  # the game as last read whole (seats, for presence)
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -305,6 +307,7 @@ class GameConsumer(_ProtocolConsumer):
                                                    socket_id=self.channel_name)
             presence = services.game_presence_open(game=game, member=self.member)
             state = wire.game_state(game, self.player, presence=presence)
+            self.game_seen = game
             return game.version, state, game.side_of(self.player) is not None
 
         # Subscribe before the state is read, so no event falls between the two (as a
@@ -361,11 +364,18 @@ class GameConsumer(_ProtocolConsumer):
         await self.heartbeat_registry()
 
         def beat() -> tuple[int, dict[str, Any]] | None:
-            game = selectors.game_get(game_id=self.game_id)
-            if game is None:
+            # Two columns of one row, not the whole game: the seats cannot have changed
+            # since the game was read unless it was still waiting for a player.
+            row = selectors.game_version_status(game_id=self.game_id)
+            if row is None:
                 return None
-            return game.version, services.game_presence_heartbeat(game=game,
-                                                                  member=self.member)
+            game = self.game_seen
+            if game is None or game.status == Game.Status.WAITING:
+                game = self.game_seen = selectors.game_get(game_id=self.game_id)
+                if game is None:
+                    return None
+            game.status = row[1]
+            return row[0], services.game_presence_heartbeat(game=game, member=self.member)
 
         result = await db_call(beat)()
         if result is None:

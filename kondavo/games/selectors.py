@@ -34,6 +34,12 @@ def game_get(*, game_id: str) -> Game | None:
     return Game.objects.select_related("white", "black").filter(pk=str(game_id)[:12]).first()
 
 
+def game_version_status(*, game_id: str) -> tuple[int, str] | None:
+    """The game's version and status (one indexed read of two columns), or None."""
+    row = Game.objects.filter(pk=str(game_id)[:12]).values_list("version", "status").first()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
 def game_version(*, game_id: str) -> int | None:
     """The game's current event version (one indexed read), or None for an unknown game."""
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
