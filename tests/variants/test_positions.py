@@ -16,6 +16,7 @@ from variants import (
     Position,
     Variant,
     VariantError,
+    default_registry,
     get_variant,
 )
 from variants.toml_rulesets import load_ruleset_file
@@ -139,3 +140,21 @@ def test_a_data_only_ruleset_gets_the_check() -> None:
     crowded = Position(start.white_men | extra, 0, start.black_men, 0, Color.WHITE)
     assert variant.position_problems(crowded) == [
         f"White has {count + 1} men: a side starts with {count}"]
+
+
+@pytest.mark.parametrize("variant", list(default_registry()), ids=lambda v: v.key)
+def test_every_installed_ruleset_accepts_its_start_and_refuses_an_empty_side(
+        variant: Variant) -> None:
+    """Whatever is installed (the plugins pass installs the examples): the start position is
+    possible, a side emptied or given one man too many is not."""
+    start = variant.initial_position()
+    assert variant.position_problems(start) == []
+    no_black = Position(start.white_men, start.white_kings, 0, 0, start.turn)
+    assert variant.position_problems(no_black) == [f"{variant.side_names[1]} has no pieces"]
+    count = start.pieces(Color.WHITE).bit_count()
+    free = [s for s in range(variant.squares)
+            if not (start.occupied | variant.promotion_squares(Color.WHITE)) >> s & 1]
+    crowded = Position(start.white_men | 1 << free[0], start.white_kings, start.black_men,
+                       start.black_kings, start.turn)
+    assert variant.position_problems(crowded) == [
+        f"{variant.side_names[0]} has {count + 1} men: a side starts with {count}"]
