@@ -7,8 +7,8 @@ count too: they are how cycles hide).
   (it is the façade for callers outside);
 - ``selectors`` only read (no ``wire``, services or publishing); ``wire`` sits below the
   services;
-- nothing under ``kondavo/games`` imports ``frontend`` or ``bots`` (they build on games and
-  reach it through ``kondavo.games.hooks``).
+- nothing under ``kondavo/games`` imports ``frontend``, ``bots`` or ``rating`` (they build
+  on games and reach it through ``kondavo.games.hooks``).
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def test_services_are_layered() -> None:
             assert services not in targets, f"{name} imports the services package itself"
 
 
-@pytest.mark.parametrize("forbidden", ["frontend", "bots"])
+@pytest.mark.parametrize("forbidden", ["frontend", "bots", "rating"])
 def test_games_does_not_import_the_apps_built_on_it(forbidden: str) -> None:
     _, imported = import_graph(GAMES)
     offenders = sorted(name for name, mods in imported.items()
