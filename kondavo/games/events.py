@@ -127,6 +127,8 @@ class _SendThread:
     def __init__(self, publisher: Publisher) -> None:
         self.loop = asyncio.new_event_loop()
         self.lanes = _Lanes(self.loop, publisher)
+        self.inbox: deque[tuple[Any, str, dict[str, Any], bool]] = deque()
+        self.wake_pending = False
         self.pid = os.getpid()
         ready = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(ready,),
@@ -143,8 +145,20 @@ class _SendThread:
         return self.pid == os.getpid() and self.thread.is_alive()
 
     def submit(self, layer: Any, group: str, message: dict[str, Any], presence: bool) -> None:
-        put = self.lanes.put_presence if presence else self.lanes.put
-        self.loop.call_soon_threadsafe(put, layer, group, message)
+        """Hand a send to the thread's loop. The loop is woken (a write to its self-pipe)
+        only when it has not been woken already for earlier sends still in the inbox."""
+        self.inbox.append((layer, group, message, presence))
+        if not self.wake_pending:
+            self.wake_pending = True
+            self.loop.call_soon_threadsafe(self._take_inbox)
+
+    def _take_inbox(self) -> None:
+        self.wake_pending = False  # first: a send added from now on wakes the loop again
+        inbox = self.inbox
+        while inbox:
+            layer, group, message, presence = inbox.popleft()
+            put = self.lanes.put_presence if presence else self.lanes.put
+            put(layer, group, message)
 
     def drain(self, timeout: float) -> bool:
         """Wait up to ``timeout`` s until nothing is left to send (e.g. before exiting)."""
@@ -160,7 +174,7 @@ class _SendThread:
         return False
 
     async def _pending(self) -> int:
-        return self.lanes.pending()
+        return self.lanes.pending() + len(self.inbox)
 
 
 class Publisher:
