@@ -26,6 +26,7 @@ differs.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -38,6 +39,9 @@ from kondavo.games import events, hooks, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.selectors import turn_of
+from kondavo.outages import OUTAGE_ERRORS
+
+log = logging.getLogger(__name__)
 
 SIDES = ("white", "black")
 
@@ -201,7 +205,17 @@ class GameWrite:
             transaction.on_commit(partial(events.publish_game, game.id, list(self.frames)))
             self.frames.clear()
         if bot_request:
-            transaction.on_commit(partial(hooks.request_bot_move, game.id, game.ply))
+            transaction.on_commit(partial(_request_bot_move, game.id, game.ply))
+
+
+def _request_bot_move(game_id: str, ply: int) -> None:
+    """Ask for the bot's move after the commit. A broker that is down is logged, not
+    raised: the player's move is stored, and the bot move sweep asks again."""
+    try:
+        hooks.request_bot_move(game_id, ply)
+    except OUTAGE_ERRORS as exc:
+        log.warning("bot move for %s not requested (%s: %s); the sweep asks again",
+                    game_id, type(exc).__name__, exc)
 
 
 def require_active(game: Game) -> None:
