@@ -876,8 +876,12 @@ async def attack_lab(stack: Stack, args: argparse.Namespace) -> list[dict[str, A
         runs.append(run)
         print(f"  {name}: done in {run['attack_s']} s, probe back to its quiet p50 "
               f"{run['recovered_s']} s later", flush=True)
-    probe.phase = "end"
-    await asyncio.sleep(2)
+    probe.phase = "end"  # the last moves' answers: until every move is in, at most 20 s
+    phases = sorted({m.phase for m in probe.all_moves} - {"end"})
+    for _ in range(40):
+        if probe.lost(phases)[0] == 0:
+            break
+        await asyncio.sleep(0.5)
     await probe.close()
     for run in runs:
         if "skipped" in run:
@@ -885,8 +889,8 @@ async def attack_lab(stack: Stack, args: argparse.Namespace) -> list[dict[str, A
         run["quiet"] = probe.summary(f"quiet:{run['attack']}")
         run["probe"] = probe.summary(run["attack"])
         # lost: over the whole window (a move sent just before a restart counts for it)
-        run["lost"] = probe.lost([f"quiet:{run['attack']}", run["attack"],
-                                  f"settle:{run['attack']}"])
+        run["lost"], run["lost_confirmed"] = probe.lost(
+            [f"quiet:{run['attack']}", run["attack"], f"settle:{run['attack']}"])
         q, a = run["quiet"]["p99"], run["probe"]["p99"]
         run["p99_ratio"] = round(a / q, 1) if q == q and a == a and q > 0 else None
         if "up_at" in run:
@@ -919,6 +923,9 @@ def attack_details(run: dict[str, Any]) -> str:
         first, every = run["recovery_s"]
         parts.append(f"down {run['down_s']} s; moves flow again after {first} s (first game),"
                      f" {every} s (every game)")
+    if run.get("lost"):
+        parts.append(f"lost: {run['lost_confirmed']} confirmed to the mover but never "
+                     f"delivered, {run['lost'] - run['lost_confirmed']} never answered")
     p = run["probe"]
     if p["errors"]:
         parts.append(f"probe error frames {p['errors']}")

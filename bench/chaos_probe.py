@@ -30,7 +30,7 @@ from load import Http
 
 HEARTBEAT = 5.0  # the game page's ping period (heartbeat_ms)
 PENDING_GIVE_UP = 15.0  # a move neither confirmed nor refused this long: play on
-OVER_DRAIN = 10.0  # after the other side saw the game end, this side reads on this long
+OVER_DRAIN = 30.0  # after the other side saw the game end, this side reads on this long
 
 
 def probe_address(i: int) -> str:
@@ -262,10 +262,12 @@ class Probe:
         return pct([m.arrived - m.sent for m in self.all_moves
                     if m.arrived is not None and m.arrived >= since], 0.5)
 
-    def lost(self, phases: list[str]) -> int:
-        """Moves sent in these phases, not refused, never seen by the opponent."""
-        return sum(1 for m in self.all_moves
-                   if m.phase in phases and m.refused is None and m.arrived is None)
+    def lost(self, phases: list[str]) -> tuple[int, int]:
+        """Moves sent in these phases, not refused, never seen by the opponent: (all of them,
+        those the mover saw confirmed: stored but never delivered to the opponent)."""
+        lost = [m for m in self.all_moves
+                if m.phase in phases and m.refused is None and m.arrived is None]
+        return len(lost), sum(m.confirmed is not None for m in lost)
 
     def summary(self, phase: str) -> dict[str, Any]:
         moves = [m for m in self.all_moves if m.phase == phase]
