@@ -105,7 +105,10 @@ def seek_cancel_all(*, player: Player) -> int:
     n = 0
     for seek_id in Seek.objects.filter(player=player, status=Seek.Status.OPEN).values_list(
             "pk", flat=True):
-        seek_cancel(seek_id=seek_id, player=player)
+        try:
+            seek_cancel(seek_id=seek_id, player=player)
+        except GameError:  # accepted, cancelled or removed meanwhile: nothing left to do
+            continue
         n += 1
     return n
 
