@@ -8,11 +8,13 @@
 - ``RequestLimitsMiddleware``: a request whose path or query string holds a NUL byte or
   another control character, or is absurdly long, gets a 400 before any view (PostgreSQL
   refuses NUL in text, which would otherwise surface as a 500).
-- ``client_ip``: the address rate limits and login throttling count by.
+- ``client_ip``: the client's address; ``address_key``: what per-address limits count it
+  as (an IPv6 address by its /64).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
@@ -200,6 +202,20 @@ def client_ip(request: HttpRequest) -> str:
     so a client cannot dodge a limit by forging one."""
     # (A request built without an address, as in tests, counts as 0.0.0.0.)
     return str(request.META.get("REMOTE_ADDR") or "0.0.0.0")
+
+
+def address_key(address: str) -> str:
+    """What per-address limits count by: an IPv4 address as it is, an IPv6 address by its
+    /64 network (one subscriber commonly holds a whole /64 and could rotate through it)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class ClientFaultLogFilter(logging.Filter):

@@ -37,6 +37,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
+from kondavo.limits import address_key
+
 log = logging.getLogger(__name__)
 
 # Daphne (autobahn) lets the application send only 1000 and 3000-4999.
@@ -141,8 +143,10 @@ class SocketOwner:
 
 
 def owner_of(scope: dict[str, Any], player_id: int | None) -> SocketOwner:
+    """The owner of a socket; its address as per-address limits count it (an IPv6
+    address by its /64: ``kondavo.limits.address_key``)."""
     client = scope.get("client") or ("0.0.0.0", 0)
-    return SocketOwner(address=str(client[0]), player_id=player_id)
+    return SocketOwner(address=address_key(str(client[0])), player_id=player_id)
 
 
 def socket_ttl() -> float:

@@ -227,3 +227,19 @@ async def test_a_crowd_costs_the_layer_one_message_per_move(seated: Any) -> None
     for comm in [cw, cb, *crowd]:
         await comm.disconnect()
     assert the_hub.members(f"game.{game.id}") == 0
+
+
+async def test_ipv6_addresses_count_by_their_64(seated: Any, settings: Any) -> None:
+    settings.KONDAVO_WS_MAX_ANON_PER_IP = 1
+    _white, _black, game = seated
+    path = f"/ws/game/{game.id}/"
+    first = await connect(path, None, "2001:db8:1:2::1")
+    await next_frame(first, "state")
+    same_64 = communicator(path, None, "2001:db8:1:2:ffff::7")  # another address, same /64
+    assert (await same_64.connect(timeout=TIMEOUT))[0]
+    _frames, code = await closed_with(same_64)
+    assert code == CLOSE_REFUSED
+    other_64 = await connect(path, None, "2001:db8:1:3::1")
+    await next_frame(other_64, "state")
+    for comm in (first, other_64):
+        await comm.disconnect()
