@@ -157,7 +157,10 @@ def run_inprocess() -> bool:
 
 
 async def analysis_answer(job: dict[str, Any]) -> dict[str, Any]:
-    """The answer to ``job`` (:func:`analysis_job`), awaited without holding a thread."""
+    """The answer to ``job`` (:func:`analysis_job`), awaited on the event loop: no thread
+    searches, polls or sleeps for it in this process. (While the site's sync-only
+    middleware wraps the view, Django's adapter still parks the request's own thread until
+    the view returns; the site-wide cap bounds how many.)"""
     timeout = wait_seconds()
     if run_inprocess():
         future = engine_analysis.background_pool().submit(_run_job, job)
