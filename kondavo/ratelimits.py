@@ -34,6 +34,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from kondavo.games.errors import GameError
+from kondavo.limits import address_key
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d*)\s*([smhd])\s*)?$")
@@ -113,6 +114,8 @@ def rate_limit(*, action: str, keys: Iterable[str], setting: str) -> None:
         return
     retry = 0
     for key in keys:
+        if key.startswith("ip:"):  # an IPv6 client counts by its /64
+            key = "ip:" + address_key(key[3:])
         over, wait = hit(f"{action}:{key}", rate)
         if over:
             retry = max(retry, wait)
