@@ -244,7 +244,7 @@ async def reconnect(cfg: dict[str, Any], rep: Report, deadline: float) -> dict[s
             try:
                 ws = await connect(ws_url(base, path), base, ABUSER)
                 rep.counts["sockets"] += 1
-                await ws.close()
+                await shut(ws)
             except websockets.InvalidStatus as exc:
                 rep.refused[exc.response.status_code] += 1
                 await asyncio.sleep(0.05)
