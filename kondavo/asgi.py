@@ -63,3 +63,9 @@ from kondavo.proxy import TrustedProxies, TrustedProxyMiddleware, parse_trusted 
 
 application = TrustedProxyMiddleware(
     application, TrustedProxies(parse_trusted(settings.KONDAVO_TRUSTED_PROXIES)))
+
+# Under Daphne, each websocket's frame budget is spent in the protocol, before a frame is
+# queued for the application (kondavo.games.discipline.guard_daphne).
+from kondavo.games.discipline import guard_daphne  # noqa: E402
+
+guard_daphne()

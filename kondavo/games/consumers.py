@@ -178,11 +178,14 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, code: str, message: str) -> None:
         await self.send_frame("error", wire.error(code, message))
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                      **kwargs: Any) -> None:
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        """A frame; under Daphne its budget was spent in the protocol already
+        (``discipline.guard_daphne``: the verdict travels with the message)."""
         if self.closing:
             return
-        verdict = self.budget.admit()  # first, before even measuring the frame
+        verdict = message.get(discipline.VERDICT_KEY)
+        if verdict is None:  # not checked on the way in: spend the budget here, first
+            verdict = self.budget.admit()
         if verdict != discipline.ACCEPT:
             if verdict == discipline.REFUSE:
                 await self.send_error("rate_limited", "too many frames: slow down")
@@ -192,6 +195,10 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE_FLOOD)
                 await off_loop(discipline.cool_down)(self.owner)
             return
+        await self.receive(text_data=message.get("text"), bytes_data=message.get("bytes"))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
         raw: str | bytes = text_data if text_data is not None else (bytes_data or b"")
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > MAX_FRAME_BYTES:  # an error frame, then a clean close

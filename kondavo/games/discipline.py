@@ -84,7 +84,7 @@ FLOOD = "flood"  # the socket floods: close it
 class FrameBudget:
     """The frame budget of one socket (see the module docstring)."""
 
-    __slots__ = ("frames", "strikes", "answered")
+    __slots__ = ("frames", "strikes", "answered", "flooded")
 
     def __init__(self) -> None:
         rate = _setting("KONDAVO_WS_RATE", 20)
@@ -92,17 +92,83 @@ class FrameBudget:
         flood = _setting("KONDAVO_WS_FLOOD_FRAMES", 60)
         self.strikes = TokenBucket(max(rate / 10, 0.1), flood) if flood > 0 else None
         self.answered = False  # this burst's refusal has had its error frame
+        self.flooded = False  # said FLOOD once: every later frame is dropped
 
     def admit(self) -> str:
+        if self.flooded:
+            return DROP
         if self.frames.take():
             self.answered = False
             return ACCEPT
         if self.strikes is not None and not self.strikes.take():
+            self.flooded = True
             return FLOOD
         if self.answered:
             return DROP
         self.answered = True
         return REFUSE
+
+
+# The key of Daphne's ``websocket.receive`` messages that carries the protocol's verdict.
+VERDICT_KEY = "kondavo_budget"
+
+
+def guard_daphne() -> bool:
+    """Spend each socket's frame budget inside Daphne's websocket protocol, as a frame is
+    parsed and before it is queued for the application.
+
+    Daphne queues every frame it reads for the consumer without limit, and a flooding
+    client makes it parse thousands of frames per turn of the event loop while the consumer
+    handles one: the consumer's own check comes far too late. Here a frame over the budget
+    is dropped at once (O(1), never queued); the consumer gets only the frames within the
+    budget, the first refused frame of a burst (to answer it with ``rate_limited``) and the
+    flood verdict (to answer ``flooding``, close with 4008 and cool the owner down), each
+    marked with ``VERDICT_KEY`` so it does not spend the budget a second time. Consumers
+    served some other way (another ASGI server, tests) check the same budget themselves.
+    Returns False when Daphne is not installed."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:
+        return False
+    if getattr(WebSocketProtocol, "kondavo_guarded", False):
+        return True
+
+    def on_message(self: Any, payload: bytes, is_binary: bool) -> None:
+        if self.muted or not hasattr(self, "application_queue"):
+            return
+        budget = getattr(self, "kondavo_budget", None)
+        if budget is None:
+            budget = self.kondavo_budget = FrameBudget()
+        verdict = budget.admit()
+        if verdict == DROP:
+            return
+        self.last_ping = time.time()
+        if verdict == FLOOD:
+            # Tell the consumer (it answers, cools the owner down), close with 4008 and stop
+            # reading: parsing what the client keeps sending is the cost of a flood.
+            self.application_queue.put_nowait(
+                {"type": "websocket.receive", "text": "", VERDICT_KEY: verdict})
+            self.sendClose(code=CLOSE_FLOOD, reason="flooding")
+            transport = getattr(self, "transport", None)
+            if transport is not None:
+                transport.pauseProducing()
+                from twisted.internet import reactor
+
+                reactor.callLater(2.0, self.dropConnection, abort=True)  # type: ignore[attr-defined]
+        elif verdict != ACCEPT:
+            self.application_queue.put_nowait(
+                {"type": "websocket.receive", "text": "", VERDICT_KEY: verdict})
+        elif is_binary:
+            self.application_queue.put_nowait(
+                {"type": "websocket.receive", "bytes": payload, VERDICT_KEY: verdict})
+        else:
+            self.application_queue.put_nowait(
+                {"type": "websocket.receive", "text": payload.decode("utf8"),
+                 VERDICT_KEY: verdict})
+
+    WebSocketProtocol.onMessage = on_message
+    WebSocketProtocol.kondavo_guarded = True
+    return True
 
 
 class ConnectGate:

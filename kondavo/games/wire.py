@@ -11,6 +11,8 @@ and a player's ``game`` / ``challenge`` notices, ``error``, and the watch list's
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -139,6 +141,41 @@ def presence_payload(game: Game, view: PresenceView | None) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- state
 
+BoardPart = tuple[str, dict[str, Any] | None, list[dict[str, Any]]]
+_board_parts: OrderedDict[tuple[str, int], BoardPart] = OrderedDict()
+_board_parts_lock = threading.Lock()
+BOARD_PARTS_KEPT = 4096
+
+
+def _board_part(variant: Variant, game: Game, record: GameRecord | None) -> BoardPart:
+    """The side to move, the last move and the legal moves of ``game`` as it stands: the
+    game is replayed from its moves for them, so each process keeps the latest few thousand
+    by (game, event version), which changes with anything that changes them. A crowd
+    opening one game, or every socket resyncing at once, replays it once."""
+    key = (game.id, game.version)
+    with _board_parts_lock:
+        found = _board_parts.get(key)
+        if found is not None:
+            _board_parts.move_to_end(key)
+            return found
+    record = record if record is not None else selectors.game_record(game)
+    last_move = None
+    if record.moves:
+        last = record.moves[-1]
+        last_move = {
+            "path": [variant.square_label(s) for s in last.move.path],
+            "captured": [variant.square_label(s) for s in last.move.captured],
+        }
+    legal = (legal_payload(variant, record.position) if game.status == Game.Status.ACTIVE
+             else [])
+    part: BoardPart = (selectors.side_name(record.position.turn), last_move, legal)
+    with _board_parts_lock:
+        _board_parts[key] = part
+        while len(_board_parts) > BOARD_PARTS_KEPT:
+            _board_parts.popitem(last=False)
+    return part
+
+
 def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None,
                record: GameRecord | None = None,
                presence: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -148,16 +185,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
     if presence is None:
         presence = presence_payload(game, selectors.game_presence_view(game.id, now))
     variant = get_variant(game.ruleset)
-    record = record if record is not None else selectors.game_record(game)
-    position = record.position
-    last_move = None
-    if record.moves:
-        last = record.moves[-1]
-        last_move = {
-            "path": [variant.square_label(s) for s in last.move.path],
-            "captured": [variant.square_label(s) for s in last.move.captured],
-        }
-    legal = legal_payload(variant, position) if game.status == Game.Status.ACTIVE else []
+    turn, last_move, legal = _board_part(variant, game, record)
     return {
         "id": game.id,
         "variant": variant.key,
@@ -166,7 +194,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "capture_rule": variant.capture_rule_text(),
         "fen": game.fen,
         "ply": game.ply,
-        "turn": selectors.side_name(position.turn),
+        "turn": turn,
         "moves": list(game.moves),
         "last_move": last_move,
         "legal": legal,

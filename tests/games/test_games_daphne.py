@@ -234,3 +234,41 @@ async def test_daphne_exits_promptly_on_sigterm_while_moves_are_published(
         assert proc.poll() is not None and exited_after < BOT_THINK + 3, (
             f"daphne still running {exited_after:.1f} s after SIGTERM\n"
             + log_path.read_text(errors="replace")[-3000:])
+
+
+@pytest.mark.embedded
+async def test_a_flood_is_cut_off_in_the_protocol_and_the_game_goes_on(
+        daphne_server: str, guest_factory: Any) -> None:
+    """Over a real Daphne: a socket sending frames as fast as it can is closed with 4008
+    within a fraction of a second (its frames are dropped as they are parsed, never queued),
+    its address cools down (a new socket is refused with 4029), and the players' moves still
+    arrive."""
+    game, cookies = await database_sync_to_async(seated_game)(guest_factory,
+                                                              time_control="3+2")
+    white = await Client.open(daphne_server, game.id, cookies["white"])
+    black = await Client.open(daphne_server, game.id, cookies["black"])
+    flooder = await Client.open(daphne_server, game.id, None)  # no session: its address
+    try:
+        for c in (white, black):
+            await c.next("state")
+        sent = 0
+        started = time.monotonic()
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while time.monotonic() - started < 10:
+                for _ in range(200):
+                    await flooder.ws.send('{"t":"ping"}')
+                    sent += 1
+                await asyncio.sleep(0)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4008, closed.value
+        assert sent < 50_000  # cut off long before the client gave up
+        again = await Client.open(daphne_server, game.id, None)
+        frame = json.loads(await asyncio.wait_for(again.ws.recv(), TIMEOUT))
+        assert frame["t"] == "error" and frame["d"]["code"] == "cooling_down"
+        with pytest.raises(websockets.ConnectionClosed) as refused:
+            await asyncio.wait_for(again.ws.recv(), TIMEOUT)
+        assert refused.value.rcvd is not None and refused.value.rcvd.code == 4029
+        await white.send("move", {"ply": 0, "move": MOVES[0]})
+        assert (await black.next("move"))["d"]["notation"] == MOVES[0]
+    finally:
+        for c in (white, black, flooder):
+            await c.ws.close()

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from kondavo.games.discipline import CLOSE_FLOOD
+
 REPO = Path(__file__).resolve().parents[2]
 ATTACKS = ["flood", "crowd", "reconnect", "forged", "analysis", "redis-restart",
            "postgres-restart"]
@@ -79,14 +81,12 @@ def test_attack_every_probe_move_arrives(attack_lab: dict[str, dict[str, Any]],
 
 
 @pytest.mark.services
-@pytest.mark.xfail(strict=False, reason="the socket layer's frame budget (issue 19, item 2) "
-                   "closes a socket that keeps exceeding it with 4008; not landed yet")
 def test_flooding_socket_is_closed_by_the_server(attack_lab: dict[str, dict[str, Any]]
                                                  ) -> None:
     run = attack_lab["flood"]
     codes = [int(code) for code in run["closes"]]
     assert run["counts"]["frames"] > 1000, run
-    assert any(4000 <= code <= 4999 or code == 1008 for code in codes), run
+    assert CLOSE_FLOOD in codes, run  # closed as a flood (docs/protocol.md)
 
 
 @pytest.mark.services
