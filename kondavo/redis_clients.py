@@ -20,10 +20,14 @@ on its reads (None), the cache and presence use ``DEFAULT_SOCKET_TIMEOUT``.
 from __future__ import annotations
 
 import socket
-from typing import Any
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from redis import exceptions as redis_errors
 from redis.backoff import ExponentialBackoff
+
+T = TypeVar("T")
 
 CONNECT_TIMEOUT = 1.0
 DEFAULT_SOCKET_TIMEOUT = 2.0
@@ -70,3 +74,33 @@ def kombu_transport_options() -> dict[str, Any]:
         options["socket_keepalive"] = True
         options["socket_keepalive_options"] = dict(KEEPALIVE_OPTIONS)
     return options
+
+
+class StoreForSettings(Generic[T]):
+    """One store per ``REDIS_URL`` value, made on first use: ``redis_store(url)`` when the
+    settings name a Redis server (shared by every process), else ``memory_store()`` (this
+    process only, the embedded mode). Calling the object returns the current one."""
+
+    def __init__(self, redis_store: Callable[[str], T], memory_store: Callable[[], T]) -> None:
+        self._redis_store = redis_store
+        self._memory_store = memory_store
+        self._stores: dict[str, T] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self) -> T:
+        from django.conf import settings
+
+        url = getattr(settings, "REDIS_URL", None) or ""
+        found = self._stores.get(url)
+        if found is None:
+            with self._lock:
+                found = self._stores.get(url)
+                if found is None:
+                    found = self._redis_store(url) if url else self._memory_store()
+                    self._stores[url] = found
+        return found
+
+    def clear(self) -> None:
+        """Forget the stores (tests)."""
+        with self._lock:
+            self._stores.clear()

@@ -38,6 +38,7 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from kondavo.limits import address_key
+from kondavo.redis_clients import StoreForSettings
 
 log = logging.getLogger(__name__)
 
@@ -364,21 +365,8 @@ class RedisRegistry:
         pipe.execute()
 
 
-_stores: dict[str, RegistryStore] = {}
-_stores_lock = threading.Lock()
-
-
-def registry() -> RegistryStore:
-    """The registry for the current settings (Redis when ``REDIS_URL`` is set)."""
-    url = getattr(settings, "REDIS_URL", None) or ""
-    found = _stores.get(url)
-    if found is None:
-        with _stores_lock:
-            found = _stores.get(url)
-            if found is None:
-                found = RedisRegistry(url) if url else MemoryRegistry()
-                _stores[url] = found
-    return found
+# The registry for the current settings (Redis when ``REDIS_URL`` is set).
+registry: StoreForSettings[RegistryStore] = StoreForSettings(RedisRegistry, MemoryRegistry)
 
 
 _CAP_MESSAGES = {

@@ -27,6 +27,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
+from kondavo.redis_clients import StoreForSettings
+
 ROLES = ("white", "black", "spectator")
 KEEP = 3600.0
 KEY_PREFIX = "kondavo:presence:"
@@ -160,21 +162,8 @@ class RedisPresence:
         return view_of(self._entries(raw), now)
 
 
-_stores: dict[str, PresenceStore] = {}
-_stores_lock = threading.Lock()
-
-
-def store() -> PresenceStore:
-    """The presence store for the current settings (Redis when ``REDIS_URL`` is set)."""
-    url = getattr(settings, "REDIS_URL", None) or ""
-    found = _stores.get(url)
-    if found is None:
-        with _stores_lock:
-            found = _stores.get(url)
-            if found is None:
-                found = RedisPresence(url) if url else MemoryPresence()
-                _stores[url] = found
-    return found
+# The presence store for the current settings (Redis when ``REDIS_URL`` is set).
+store: StoreForSettings[PresenceStore] = StoreForSettings(RedisPresence, MemoryPresence)
 
 
 def epoch(moment: datetime) -> float:

@@ -76,7 +76,7 @@ async def seated(guest_factory: Any) -> tuple[Any, Any, Any]:
 @pytest.fixture(autouse=True)
 def _fresh_registry(settings: Any) -> None:
     """Each test counts its own sockets and cool-downs (the registry outlives a test)."""
-    discipline._stores.clear()
+    discipline.registry.clear()
     discipline.connect_gate._buckets.clear()
     if settings.REDIS_URL:
         import redis
