@@ -145,8 +145,17 @@ def guard_daphne() -> bool:
             return
         self.last_ping = time.time()
         if verdict == FLOOD:
-            # Tell the consumer (it answers, cools the owner down), close with 4008 and stop
+            # The frames still queued are the flooder's: drop them, so the consumer gets
+            # the verdict next (it answers, cools the owner down); close with 4008 and stop
             # reading: parsing what the client keeps sending is the cost of a flood.
+            queue = self.application_queue
+            kept = []
+            while not queue.empty():
+                message = queue.get_nowait()
+                if message.get("type") != "websocket.receive":
+                    kept.append(message)
+            for message in kept:
+                queue.put_nowait(message)
             self.application_queue.put_nowait(
                 {"type": "websocket.receive", "text": "", VERDICT_KEY: verdict})
             self.sendClose(code=CLOSE_FLOOD, reason="flooding")

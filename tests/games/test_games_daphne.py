@@ -243,6 +243,16 @@ async def test_a_flood_is_cut_off_in_the_protocol_and_the_game_goes_on(
     within a fraction of a second (its frames are dropped as they are parsed, never queued),
     its address cools down (a new socket is refused with 4029), and the players' moves still
     arrive."""
+    from django.conf import settings
+
+    if settings.REDIS_URL:  # a cool-down of this address left by an earlier run or test
+        import redis
+
+        from kondavo.games.discipline import KEY_PREFIX
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        for key in client.scan_iter(KEY_PREFIX + "cool:*"):
+            client.delete(key)
     game, cookies = await database_sync_to_async(seated_game)(guest_factory,
                                                               time_control="3+2")
     white = await Client.open(daphne_server, game.id, cookies["white"])
@@ -261,9 +271,17 @@ async def test_a_flood_is_cut_off_in_the_protocol_and_the_game_goes_on(
                 await asyncio.sleep(0)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4008, closed.value
         assert sent < 50_000  # cut off long before the client gave up
-        again = await Client.open(daphne_server, game.id, None)
-        frame = json.loads(await asyncio.wait_for(again.ws.recv(), TIMEOUT))
-        assert frame["t"] == "error" and frame["d"]["code"] == "cooling_down"
+        # The cool-down is written as the consumer takes the verdict, a moment after the
+        # close frame left: within a second, new sockets of that address are refused.
+        deadline = time.monotonic() + 2
+        while True:
+            again = await Client.open(daphne_server, game.id, None)
+            frame = json.loads(await asyncio.wait_for(again.ws.recv(), TIMEOUT))
+            if frame["t"] == "error" or time.monotonic() > deadline:
+                break
+            await again.ws.close()
+            await asyncio.sleep(0.1)
+        assert frame["t"] == "error" and frame["d"]["code"] == "cooling_down", frame
         with pytest.raises(websockets.ConnectionClosed) as refused:
             await asyncio.wait_for(again.ws.recv(), TIMEOUT)
         assert refused.value.rcvd is not None and refused.value.rcvd.code == 4029
