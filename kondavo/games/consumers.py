@@ -23,7 +23,7 @@ from django.conf import settings
 
 from kondavo.accounts.middleware import get_player_for_scope
 from kondavo.accounts.models import Player
-from kondavo.games import discipline, events, selectors, services, wire
+from kondavo.games import clock, discipline, events, selectors, services, wire
 from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, CLOSE_TOO_LARGE
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, game_group, player_group
@@ -305,11 +305,17 @@ class GameConsumer(_ProtocolConsumer):
         await self.accept()
 
         def opened() -> tuple[int, dict[str, Any], bool] | None:
-            """One trip to the database: flag check, presence, then the state."""
-            services.game_flag_if_expired(game_id=self.game_id)
+            """One read of the game (flagged first if its clock has run out), presence,
+            then the state."""
             game = selectors.game_get(game_id=self.game_id)
             if game is None:
                 return None
+            if (game.status == Game.Status.ACTIVE and game.flag_at is not None
+                    and game.flag_at <= clock.now()
+                    and services.game_flag_if_expired(game_id=self.game_id)):
+                game = selectors.game_get(game_id=self.game_id)
+                if game is None:
+                    return None
             self.member = services.presence_member(game=game, player=self.player,
                                                    socket_id=self.channel_name)
             presence = services.game_presence_open(game=game, member=self.member)
