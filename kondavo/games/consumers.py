@@ -191,9 +191,10 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_error("rate_limited", "too many frames: slow down")
             elif verdict == discipline.FLOOD:
                 self.closing = True
+                # The cool-down first: a socket opened the moment this one closes is refused.
+                await off_loop(discipline.cool_down)(self.owner)
                 await self.send_error("flooding", "too many frames: this connection is closed")
                 await self.close(code=CLOSE_FLOOD)
-                await off_loop(discipline.cool_down)(self.owner)
             return
         await self.receive(text_data=message.get("text"), bytes_data=message.get("bytes"))
 
