@@ -40,3 +40,34 @@ def hardened_daphne(django_db_setup: None, artifacts_dir: Path,
         pytest.fail(str(exc))
 
 
+
+
+@pytest.fixture(autouse=True)
+def _daphne_done_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used the module's Daphne: wait (at most 10 s) until the Daphne has
+    seen every socket close and none of its database sessions is in the middle of work, so
+    the test database's flush (TRUNCATE) does not deadlock with a closing socket's queries.
+    Torn down before pytest-django's flush (plugin fixtures are set up first)."""
+    yield
+    if "hardened_daphne" not in request.fixturenames:
+        return
+    import time
+
+    from django.db import connection
+
+    daphne: DaphneUnderTest = request.getfixturevalue("hardened_daphne")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        log = daphne.log_since_start()
+        closed = log.count('"WSDISCONNECT ') >= log.count('"WSCONNECT ')
+        busy = 0
+        if closed and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND pid <> pg_backend_pid()"
+                    " AND state IN ('active', 'idle in transaction')")
+                busy = cursor.fetchone()[0]
+        if closed and not busy:
+            return
+        time.sleep(0.05)
