@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from typing import Any
 
@@ -12,6 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
+from game_races import race
 
 from kondavo.accounts.services import GUEST_SESSION_KEY
 from kondavo.games import selectors, wire
@@ -126,30 +126,7 @@ def test_concurrent_takebacks_of_one_ply_take_back_one_turn(guest_factory: Any) 
     game, bot = bot_game(me)
     _played_to_ply_4(me, bot, game)
     threads = 20
-    barrier = threading.Barrier(threads)
-    outcomes: list[str] = []
-    lock = threading.Lock()
-
-    def submit() -> None:
-        from django.db import connection as conn
-
-        try:
-            barrier.wait()
-            try:
-                game_takeback(game_id=game.id, player=me, ply=4)
-                result = "ok"
-            except GameError as exc:
-                result = exc.code
-            with lock:
-                outcomes.append(result)
-        finally:
-            conn.close()
-
-    workers = [threading.Thread(target=submit) for _ in range(threads)]
-    for t in workers:
-        t.start()
-    for t in workers:
-        t.join(timeout=60)
+    outcomes = race(lambda: game_takeback(game_id=game.id, player=me, ply=4), threads)
     assert Counter(outcomes) == {"ok": 1, "stale_ply": threads - 1}
     row = Game.objects.get(pk=game.id)
     assert row.moves == ["32-28", "19-23"] and row.ply == 2
