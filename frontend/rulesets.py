@@ -23,7 +23,8 @@ from variants import Precedence, Variant, default_registry
 from .naming import ruleset_name
 
 __all__ = ["capture_sentence", "capture_sentences", "current_lang", "is_offered",
-           "offered_variants", "ruleset_choices", "ruleset_entries", "ruleset_entry"]
+           "offered_variants", "page_in_language", "ruleset_choices", "ruleset_entries",
+           "ruleset_entry"]
 
 
 def ruleset_choices() -> dict[str, tuple[bool, int]]:
@@ -41,13 +42,21 @@ def current_lang() -> str:
     return get_language() or "en"
 
 
+def page_in_language(page_lang: str, lang: str) -> bool:
+    """Whether words a ruleset gives in ``page_lang`` (as ``Variant.rules_page`` reports it:
+    "fr", "pt-br") are in the visitor's language ``lang`` ("fr", "pt-br", "pt_BR"); a page
+    in the base language ("pt") serves its regional variants too."""
+    code = lang.strip().replace("_", "-").lower()
+    return page_lang in (code, code.split("-")[0])
+
+
 def ruleset_entry(variant: Variant, lang: str | None = None) -> dict[str, Any]:
     """What menus and pages show about one ruleset."""
     lang = lang or current_lang()
     name = ruleset_name(variant, lang)
     page = variant.rules_page(lang)
     title = name
-    if page is not None and page[1] == lang.split("-")[0].lower():
+    if page is not None and page_in_language(page[1], lang):
         title = page[0]["title"]  # where the rules fall back to English, keep the name
     return {"key": variant.key, "name": name, "summary": variant.summary_text(lang),
             "title": title, "has_rules": page is not None}

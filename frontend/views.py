@@ -27,7 +27,7 @@ from variants.errors import UnknownVariant
 from . import admission, analysis
 from .jsi18n import js_strings
 from .naming import ruleset_name
-from .rulesets import capture_sentence, offered_variants, ruleset_entries
+from .rulesets import capture_sentence, offered_variants, page_in_language, ruleset_entries
 
 BOT_LEVELS = range(1, 9)
 DEFAULT_BOT_LEVEL = 3
@@ -159,7 +159,7 @@ def rules(request: HttpRequest, key: str) -> HttpResponse:
         "variant": variant,
         "rules": page,
         "rules_lang": page_lang,
-        "fallback": page_lang != lang.split("-")[0].lower(),
+        "fallback": not page_in_language(page_lang, lang),
         "rulesets": _rulesets(),
         "capture_rule": capture_sentence(variant, lang),
         "preview": {"board": variant.board.as_dict(), "fen": variant.initial_fen,

@@ -14,11 +14,11 @@ from types import ModuleType
 
 from variants.base import RulesPage
 
-from . import en, fr, it
+from . import en, es, fr, it, pl, pt_br, tr
 
 # Language code (as in ``Text`` tables: lower case, "pt-br") -> the module with its pages.
 LANGUAGE_MODULES: dict[str, ModuleType] = {
-    "en": en, "fr": fr, "it": it,
+    "en": en, "fr": fr, "it": it, "es": es, "pt-br": pt_br, "tr": tr, "pl": pl,
 }
 
 
