@@ -181,7 +181,7 @@ PAGES: dict[str, RulesPage] = {
                 "dames comptent pareil).",
                 "Chaque pièce prise quitte le damier aussitôt : sa case est libre pour "
                 "la suite du coup. Entre deux prises, une pièce peut continuer tout "
-                "droit ou tourner à angle droit, mais jamais revenir en arrière.",
+                "droit ou tourner de 90 degrés, mais jamais revenir en arrière.",
                 "Une dame seule contre un pion seul gagne aussitôt.",
             ]),
         ],

@@ -174,7 +174,7 @@ PAGES: dict[str, RulesPage] = {
                 "e dame valgono uguale).",
                 "Ogni pezzo catturato esce subito dalla damiera: la sua casella è libera "
                 "per il resto della mossa. Tra due catture un pezzo può proseguire dritto "
-                "o girare ad angolo retto, ma mai tornare indietro.",
+                "o girare di 90 gradi, ma mai tornare indietro.",
                 "Una dama sola contro una pedina sola vince subito.",
             ]),
         ],
