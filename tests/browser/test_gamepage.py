@@ -92,8 +92,8 @@ def test_a_whole_game_against_the_computer_on_a_phone(daphne_server: str, new_pa
     assert_game_screen(page)
     page.screenshot(path=str(artifacts_dir / "phone-game-playing.png"))
 
-    page.once("dialog", lambda d: d.accept())
-    page.click("#controls button[data-action=resign]")
+    page.click("#controls button[data-action=resign]")  # asks in the page first
+    page.click("#controls button[data-confirm=yes]")
     page.wait_for_function("window.kondavoGame.state.status === 'finished'")
     overlay = page.locator("#overlay")
     overlay.wait_for(state="visible")
@@ -338,8 +338,8 @@ def test_analysis_board_reports_bad_pdn_and_reviews_a_finished_game(
     join_game(page)
     play_path(page, wait_my_turn(page)["legal"][0]["path"])  # White's first move
     page.wait_for_function("window.kondavoGame.state.ply === 1")
-    page.once("dialog", lambda d: d.accept())
     page.click("#controls button[data-action=resign]")
+    page.click("#controls button[data-confirm=yes]")
     page.locator("#overlay").wait_for(state="visible")
     page.locator("#overlay a", has_text="Analyse").click()
     page.wait_for_function("window.kondavoAnalysis && window.kondavoAnalysis.plies.length === 2")

@@ -13,6 +13,12 @@
 //   board.set({ fen, legal, movable, lastMove });   // every change goes through set()
 //   board.flip(); board.cancel(); board.destroy();
 //
+// Premove: while `movable` is null and `premovable` names a side, the user may pick one of
+// that side's pieces and a square (shown highlighted; any further tap on the board cancels
+// it). When the board is later given `movable` and its legal moves, `playPremove()` plays
+// the one legal move from that piece to that square (the whole path of a multi-capture), or
+// drops the premove when there is none or more than one.
+//
 // DOM contract: every playable square carries data-square="<label>", every piece
 // data-piece="<white|black>-<man|king>". Themes are CSS classes (kb-theme-<name>).
 
@@ -23,13 +29,15 @@ export const DEFAULTS = Object.freeze({
   orientation: null,    // side drawn at the bottom; null = board.bottom (or "white")
   legal: [],            // [{path: [labels], captured: [labels], notation}]
   movable: null,        // "white" | "black" | null: whose pieces the user may move
+  premovable: null,     // "white" | "black" | null: whose pieces the user may premove
   lastMove: null,       // {path: [labels], captured: [labels]}
   capturedPieces: [],   // [{square, piece}] pieces taken by the last move (drawn as ghosts)
   coordinates: true,    // square numbers (numeric) or file/rank letters (algebraic)
-  theme: "wood",        // CSS class kb-theme-<theme>
+  theme: "auto",        // CSS class kb-theme-<theme>; "auto": the visitor's choice (prefs.js)
   animation: 220,       // ms per move (0 = off); honours prefers-reduced-motion
   onMove: null,         // (move) => void, called with the chosen legal entry
   onSelect: null,       // (progress: [labels]) => void, called as the user steps
+  onPremove: null,      // (path: [from, to] | null) => void: a premove was set or cleared
   onReject: null,       // ({square, piece, selected}) => void: a click that plays nothing
                         // (a piece that cannot move, or a square no selected move reaches)
   i18n: {},             // words for assistive text: "white-man".."black-king", empty, board
@@ -106,6 +114,8 @@ export class Board {
       focus: null,         // keyboard focus square label
       ghosts: [],          // [{square, piece}] captured pieces fading out
       dragging: null,      // {label, pointerId, x, y, moved, el}
+      premove: null,       // [from, to]: the move to play when the turn comes
+      preSel: null,        // the piece picked for a premove, before its square
     };
     this._built = null;    // key of the DOM skeleton currently built
     this._squares = new Map();
@@ -141,9 +151,55 @@ export class Board {
       s.pieces = parseFen(s.fen).pieces;
       this._prepareAnimation(prevPieces, s.pieces, s.lastMove);
     }
+    // A piece picked for a premove stays selected when the turn comes (if it can move).
+    const picked = s.movable ? s.preSel : null;
+    if (s.movable || !s.premovable) s.preSel = null;
+    if (!s.premovable && !s.movable && s.premove) this._setPremove(null);
     if (fenChanged || "legal" in config || "movable" in config) {
       s.progress = [];
       s.goal = null;
+      if (picked && this._origins().has(picked)) s.progress = [picked];
+    }
+    this._render();
+  }
+
+  /** Play the premove if exactly one legal move goes from its piece to its square; else
+   * drop it. Returns whether a move was played. */
+  playPremove() {
+    const s = this.state;
+    const pm = s.premove;
+    if (!pm) return false;
+    this._setPremove(null);
+    const from = pm[0], to = pm[pm.length - 1];
+    const matches = this._legal().filter((m) => m.path[0] === from && m.path[m.path.length - 1] === to);
+    if (matches.length === 1) { this._play(matches[0]); return true; }
+    this._render();
+    return false;
+  }
+
+  _setPremove(path) {
+    const s = this.state;
+    s.premove = path;
+    if (typeof s.onPremove === "function") s.onPremove(path ? path.slice() : null);
+  }
+
+  /** A tap (or Enter) during the opponent's turn: pick a piece, then its square. */
+  _premoveTap(label) {
+    const s = this.state;
+    const piece = s.pieces.get(label);
+    const own = !!piece && piece.startsWith(`${s.premovable}-`);
+    if (s.premove) {  // a tap anywhere cancels the premove (a tap on a piece picks it anew)
+      const old = s.premove;
+      this._setPremove(null);
+      s.preSel = own && label !== old[0] ? label : null;
+    } else if (s.preSel === null || label === s.preSel) {
+      s.preSel = own && s.preSel === null ? label : null;
+    } else if (own) {
+      s.preSel = label;
+    } else {
+      const from = s.preSel;
+      s.preSel = null;
+      this._setPremove([from, label]);
     }
     this._render();
   }
@@ -154,10 +210,12 @@ export class Board {
     return s.orientation;
   }
 
-  /** Forget a half-made selection. */
+  /** Forget a half-made selection (and a premove). */
   cancel() {
     this.state.progress = [];
     this.state.goal = null;
+    this.state.preSel = null;
+    if (this.state.premove) this._setPremove(null);
     this._render();
   }
 
@@ -193,6 +251,7 @@ export class Board {
   _choose(label, { fromDrag = false } = {}) {
     const s = this.state;
     if (!label) return;
+    if (!s.movable && s.premovable) { this._premoveTap(label); return; }
     const origins = this._origins();
     if (!s.progress.length) {
       if (origins.has(label)) s.progress = [label];
@@ -431,6 +490,8 @@ export class Board {
       cl.toggle("kb-last-from", (last.path || [])[0] === label);
       cl.toggle("kb-captured", lastCaptured.has(label));
       cl.toggle("kb-focus", focusOn && s.focus === label);
+      cl.toggle("kb-premove", !!s.premove && s.premove.indexOf(label) >= 0);
+      cl.toggle("kb-preselect", s.preSel === label);
       const piece = s.pieces.get(label) || null;
       let pe = sq.el.querySelector(".kb-piece:not(.kb-ghost)");
       if (piece) {

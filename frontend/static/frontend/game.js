@@ -51,6 +51,7 @@ const client = {
   withdrawing: false,  // this page withdrew its own draw offer (so `by: null` is no decline)
   serverOffset: 0,     // server epoch ms minus this page's Date.now() (from presence.now)
   oppLeftAt: null,     // performance.now() from when the opponent's absence may be claimed
+  confirming: null,    // {type, text, yes}: a destructive action waiting for its "yes"
 };
 
 const board = new Board(els.board, {
@@ -61,6 +62,10 @@ const board = new Board(els.board, {
     else if (client.game) renderStatus();
   },
   onReject: (info) => explainReject(info),
+  onPremove: (path) => {
+    if (path) showToast(t("premoveSet", { move: path.join("-") }), "info");
+    else if (els.toast.dataset.kind === "info") showToast("");
+  },
 });
 
 /** Say why a click on the board played nothing. */
@@ -382,7 +387,7 @@ function renderBoard(fresh = false) {
   const g = client.game;
   if (client.view !== null && client.plies) {
     const p = client.plies[client.view];
-    board.set({ board: g.board, fen: p.fen, legal: [], movable: null,
+    board.set({ board: g.board, fen: p.fen, legal: [], movable: null, premovable: null,
                 lastMove: p.path ? { path: p.path, captured: p.captured || [] } : null,
                 orientation: orientation() });
     els.board.classList.add("reviewing");
@@ -390,15 +395,20 @@ function renderBoard(fresh = false) {
   }
   els.board.classList.remove("reviewing");
   const movable = myTurn() && !client.pending ? g.you : null;
+  // While the opponent is to move (or my move is on its way), one move may be premoved.
+  const premovable = !movable && g.you && g.status === "active" ? g.you : null;
   board.set({
     board: g.board,
     fen: g.fen,
     legal: movable ? (g.legal || []) : [],
     movable,
+    premovable,
     lastMove: g.last_move,
     orientation: orientation(),
     ...(fresh ? { capturedPieces: [] } : {}),
   });
+  // The turn has come: the premove is played if it is legal now, else silently dropped.
+  if (movable && board.state.premove) board.playPremove();
 }
 
 function playerRow(el, side) {
@@ -691,7 +701,8 @@ els.shareCopy.addEventListener("click", async () => {
 });
 
 // ``data``: the frame's payload, read when the button is pressed (a function) or fixed.
-function button(label, type, { cls = "", disabled = false, confirmText = null, data = null } = {}) {
+// ``confirm``: {text, yes}: the button asks first, in the page (no browser dialog).
+function button(label, type, { cls = "", disabled = false, confirm = null, data = null } = {}) {
   const b = document.createElement("button");
   b.type = "button";
   b.textContent = label;
@@ -699,20 +710,75 @@ function button(label, type, { cls = "", disabled = false, confirmText = null, d
   if (cls) b.className = cls;
   b.disabled = disabled;
   b.addEventListener("click", () => {
-    if (confirmText && !window.confirm(confirmText)) return;
+    if (confirm) {
+      client.confirming = { type, ...confirm };
+      renderControls();
+      const no = els.controls.querySelector("[data-confirm=no]");
+      if (no) no.focus();
+      return;
+    }
     send(type, (typeof data === "function" ? data() : data) || {});
   });
   return b;
 }
 
+/** The question of a destructive action, with its "yes" and "cancel", in the controls row. */
+function confirmStrip() {
+  const c = client.confirming;
+  const strip = document.createElement("div");
+  strip.className = "confirm-strip";
+  strip.setAttribute("role", "alertdialog");
+  strip.setAttribute("aria-labelledby", "confirm-text");
+  const text = document.createElement("span");
+  text.className = "confirm-text";
+  text.id = "confirm-text";
+  text.textContent = c.text;
+  const actions = document.createElement("span");
+  actions.className = "confirm-actions";
+  const yes = document.createElement("button");
+  yes.type = "button";
+  yes.className = "danger-solid";
+  yes.dataset.confirm = "yes";
+  yes.textContent = c.yes;
+  yes.addEventListener("click", () => {
+    client.confirming = null;
+    send(c.type, {});
+    renderControls();
+  });
+  const no = document.createElement("button");
+  no.type = "button";
+  no.dataset.confirm = "no";
+  no.textContent = t("cancel");
+  no.addEventListener("click", () => {
+    client.confirming = null;
+    renderControls();
+    const again = els.controls.querySelector(`[data-action="${c.type}"]`);
+    if (again) again.focus();
+  });
+  strip.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { ev.stopPropagation(); no.click(); } });
+  actions.append(yes, no);
+  strip.append(text, actions);
+  return strip;
+}
+
 function renderControls() {
   const g = client.game;
   const c = els.controls;
-  const focused = document.activeElement && c.contains(document.activeElement)
-    ? document.activeElement.dataset.action : null;
+  const active = document.activeElement && c.contains(document.activeElement) ? document.activeElement : null;
+  const focused = active ? active.dataset.action : null;
+  const focusedConfirm = active ? active.dataset.confirm : null;
   c.replaceChildren();
   c.hidden = !g.you;  // spectators get no game controls
   if (!g.you) return;
+  if (client.confirming && g.status !== "active") client.confirming = null;
+  if (client.confirming) {
+    c.append(confirmStrip());
+    if (focusedConfirm) {
+      const again = c.querySelector(`[data-confirm="${focusedConfirm}"]`);
+      if (again) again.focus();
+    }
+    return;
+  }
   if (g.status === "waiting") {
     c.append(button(t("abort"), "abort"));
   } else if (g.status === "active") {
@@ -726,7 +792,8 @@ function renderControls() {
     if (!(g.draw_offer && g.draw_offer !== g.you)) {
       c.append(button(t("offerDraw"), "draw_offer", { disabled: g.draw_offer === g.you }));
     }
-    c.append(button(t("resign"), "resign", { cls: "danger", confirmText: t("confirmResign") }));
+    c.append(button(t("resign"), "resign",
+                    { cls: "danger", confirm: { text: t("confirmResign"), yes: t("confirmResignYes") } }));
   } else if (els.overlay.hidden) {
     c.append(...endActions());  // while the overlay is open, its own buttons are the ones
   }

@@ -23,6 +23,9 @@ function show() {
   if (preview) preview.destroy();
   preview = new Board(previewEl, { board: data.board, fen: data.fen, coordinates: false });
   previewEl.removeAttribute("tabindex");
+  const summary = document.getElementById("selected-summary");
+  const own = checkedInput().closest("label").querySelector(".ruleset-summary");
+  if (summary) summary.textContent = own ? own.textContent : "";
   if (rulesLink) {
     // A ruleset without a rules page gets no link (data-rules is empty).
     const href = checkedInput().dataset.rules || "";

@@ -1,10 +1,4 @@
-// Small site-wide behaviour: the language switcher submits on change (its button remains
-// for keyboard and no-JS users).
-for (const select of document.querySelectorAll("select[data-autosubmit]")) {
-  select.addEventListener("change", () => select.form.requestSubmit());
-  const go = select.form.querySelector(".lang-go");
-  if (go) go.classList.add("visually-hidden");
-}
+// Small site-wide behaviour (the language menu and the display settings: settings.js).
 
 // The collapsed navigation menu on small screens (the menu is plain links without JS).
 document.documentElement.classList.add("js");
