@@ -12,7 +12,7 @@ COMMON: list[tuple[str, list[str]]] = [
         "oyunu terk ederse ya da süresi biterse de kazanırsınız.",
         "Oyun berabere biter: anlaşmayla (beraberlik teklifi kabul edilince); aynı konum "
         "(sıra aynı taraftayken) üçüncü kez oluştuğunda kendiliğinden; ve iki taraf da üst "
-        "üste 50'şer hamle boyunca ne taş aldığında ne de bir taşını ileri sürdüğünde "
+        "üste 50'şer hamle boyunca hiç taş almaz ve hiçbir taşını ileri sürmezse "
         "kendiliğinden.",
     ]),
 ]
