@@ -4,7 +4,9 @@ Every per-player, per-session and per-address limit on HTTP requests and websock
 (guests, sign-ups, game and seek creation, the analysis board) goes through
 :func:`rate_limit`. A rate is a setting such as ``"10/m"`` (count per s, m, h or d, with an
 optional multiplier: ``"100/5m"``; a bare number is per minute); an empty or zero rate turns
-that limit off.
+that limit off. A setting may list several rates, comma-separated, each counted on its own
+window: ``"60/10m,150/h,400/d"`` lets a burst through (a classroom starting together) and
+then slows the same key down step by step (a script keeps meeting the longer windows).
 
 The window slides: the count of one key is the two-window weighted estimate
 ``previous * (1 - elapsed / window) + current``, where ``current`` counts the actions since
@@ -73,6 +75,12 @@ def parse_rate(value: object) -> Rate | None:
     return Rate(count, window)
 
 
+def parse_rates(value: object) -> list[Rate]:
+    """Every rate of a setting: ``"60/10m,150/h"`` -> two rates (empty: none)."""
+    return [rate for part in str(value if value is not None else "").split(",")
+            if (rate := parse_rate(part)) is not None]
+
+
 def _bump(key: str, bucket: int, window: int) -> int:
     """Count one in ``key``'s window ``bucket``; returns the new count."""
     name = f"{_PREFIX}:{key}:{window}:{bucket}"
@@ -109,21 +117,31 @@ def rate_limit(*, action: str, keys: Iterable[str], setting: str) -> None:
     """Count one ``action`` for each of ``keys`` (e.g. ``"player:12"``, ``"ip:1.2.3.4"``,
     ``"session:..."``) against the rate in ``settings.<setting>``; raise ``RateLimited`` if
     any is over it. Every key is counted, so a refused attempt still uses up the window."""
-    rate = parse_rate(getattr(settings, setting, ""))
-    if rate is None:
+    rates = parse_rates(getattr(settings, setting, ""))
+    if not rates:
         return
     retry = 0
+    shown = ""
     for key in keys:
         if key.startswith("ip:"):  # an IPv6 client counts by its /64
             key = "ip:" + address_key(key[3:])
-        over, wait = hit(f"{action}:{key}", rate)
-        if over:
-            retry = max(retry, wait)
+        for rate in rates:
+            over, wait = hit(f"{action}:{key}", rate)
+            if over and wait > retry:
+                retry = wait
+                shown = f"{rate.count}/{_window_text(rate.window)}"
     if retry:
-        shown = str(getattr(settings, setting, "")).strip()
         raise RateLimited(_("Too many requests (at most %(rate)s): please wait a little "
-                            "and try again.") % {"rate": shown if "/" in shown
-                                                 else f"{shown}/m"}, retry)
+                            "and try again.") % {"rate": shown}, retry)
+
+
+def _window_text(window: int) -> str:
+    """``60`` -> ``m``, ``600`` -> ``10m``: a window as rates are written."""
+    for unit, seconds in (("d", 86400), ("h", 3600), ("m", 60)):
+        if window % seconds == 0:
+            n = window // seconds
+            return unit if n == 1 else f"{n}{unit}"
+    return f"{window}s"
 
 
 def creation_limit(*, player_id: int, ip: str) -> None:

@@ -1,7 +1,11 @@
 """All websocket URL patterns of the project, collected from the apps."""
 
 from kondavo.games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+from kondavo.notifications.routing import (
+    websocket_urlpatterns as notifications_websocket_urlpatterns,
+)
 
 websocket_urlpatterns = [
     *games_websocket_urlpatterns,
+    *notifications_websocket_urlpatterns,
 ]

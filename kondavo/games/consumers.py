@@ -34,7 +34,8 @@ from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
 from kondavo.outages import OUTAGE_ERRORS, outage_frame_error
 from kondavo.ratelimits import creation_limit
 
-__all__ = ["CLOSE_FLOOD", "CLOSE_REFUSED", "CLOSE_TOO_LARGE", "GameConsumer", "LobbyConsumer"]
+__all__ = ["CLOSE_FLOOD", "CLOSE_REFUSED", "CLOSE_TOO_LARGE", "GameConsumer", "LobbyConsumer",
+           "ProtocolConsumer"]
 
 
 def _in_memory_sqlite() -> bool:
@@ -269,6 +270,11 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
 
     async def resync_client(self) -> None:
         """Send the client the whole current state."""
+
+
+# The base of every socket of the site (the notification socket too): admission, frame
+# budget, frame checks, dispatch and hub subscriptions.
+ProtocolConsumer = _ProtocolConsumer
 
 
 class GameConsumer(_ProtocolConsumer):

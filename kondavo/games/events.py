@@ -1,7 +1,8 @@
 """Publishing to the channel layer. Services call these from ``transaction.on_commit`` only.
 
 Groups: ``game.<id>`` (everyone watching a game), ``lobby`` (everyone in the lobby) and
-``player.<pk>`` (one player's lobby sockets, for "your seek was accepted"). Every message
+``player.<pk>`` (one player's lobby sockets, for "your seek was accepted") and ``notify.<pk>``
+(one player's notification sockets, on every page). Every message
 carries its ``group``: each Daphne's ``kondavo.games.hub`` subscribes to a group once and
 hands its messages to the process's sockets.
 
@@ -59,6 +60,10 @@ def game_group(game_id: str) -> str:
 
 def player_group(player_id: int) -> str:
     return f"player.{player_id}"
+
+
+def notify_group(player_id: int) -> str:
+    return f"notify.{player_id}"
 
 
 class _Lanes:
@@ -326,3 +331,8 @@ def publish_lobby(version: int, seeks: list[dict[str, Any]]) -> None:
 
 def publish_player(player_id: int, frame: dict[str, Any]) -> None:
     _group_send(player_group(player_id), {"type": "lobby.frame", "frame": frame})
+
+
+def publish_notify(player_id: int, frame: dict[str, Any]) -> None:
+    """A frame for every notification socket of one player (``notify.frame``)."""
+    _group_send(notify_group(player_id), {"type": "notify.frame", "frame": frame})

@@ -14,11 +14,20 @@
 - the ruleset choices reader: ``register_ruleset_choices_reader(fn)`` with ``fn()`` -> a
   mapping of ruleset key to ``(enabled, position)``: the operator's choices made in the admin
   (the front end's rows). Without one the ``KONDAVO_RULESETS`` setting alone decides.
+- the notifier: ``register_notifier(fn)`` with ``fn(recipient_id=, kind=, key=, data=,
+  url=, read=)``: a notification for one player (the notifications app stores it, inside the
+  caller's transaction, and sends it on commit). ``key`` names what it is about (one
+  notification per player and key: a later one updates it). Without one nothing is sent.
+- the game events listener: ``register_game_events_listener(fn)`` with
+  ``fn(GameEvents)``, called after the commit of every game write that published frames
+  (the notifications app turns a seat taken, a rematch offer and a move of an untimed game
+  into notifications). It must be cheap for the frames it ignores: it runs on the move path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
@@ -30,6 +39,24 @@ BotMover = Callable[[str, int], None]
 RatingReader = Callable[..., "int | None"]
 BotRatingReader = Callable[[str, int], "int | None"]
 RulesetChoicesReader = Callable[[], Mapping[str, tuple[bool, int]]]
+Notifier = Callable[..., None]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvents:
+    """What one committed game write published: the game's seats and the frames' types and
+    payloads (``frames``: ``(t, d)`` pairs, in order)."""
+
+    game_id: str
+    white_id: int | None
+    black_id: int | None
+    creator_id: int | None
+    kinds: Mapping[str, str | None]
+    timed: bool
+    frames: tuple[tuple[str, Mapping[str, Any]], ...]
+
+
+GameEventsListener = Callable[[GameEvents], None]
 
 
 class _Registry:
@@ -37,6 +64,8 @@ class _Registry:
     rating_reader: RatingReader | None = None
     bot_rating_reader: BotRatingReader | None = None
     ruleset_choices_reader: RulesetChoicesReader | None = None
+    notifier: Notifier | None = None
+    game_events_listener: GameEventsListener | None = None
 
 
 registry = _Registry()
@@ -56,6 +85,31 @@ def register_bot_rating_reader(fn: BotRatingReader) -> None:
 
 def register_ruleset_choices_reader(fn: RulesetChoicesReader) -> None:
     registry.ruleset_choices_reader = fn
+
+
+def register_notifier(fn: Notifier) -> None:
+    registry.notifier = fn
+
+
+def register_game_events_listener(fn: GameEventsListener) -> None:
+    registry.game_events_listener = fn
+
+
+def notify(*, recipient_id: int, kind: str, key: str, data: Mapping[str, Any],
+           url: str = "", read: bool | None = False) -> None:
+    """A notification for ``recipient_id`` (no-op without a notifier). ``read``: False
+    marks it unread (new news), True read, None leaves it as it was."""
+    notifier = registry.notifier
+    if notifier is not None:
+        notifier(recipient_id=recipient_id, kind=kind, key=key, data=dict(data), url=url,
+                 read=read)
+
+
+def game_events(events: GameEvents) -> None:
+    """After a game write's commit: tell the listener (errors are the listener's to log)."""
+    listener = registry.game_events_listener
+    if listener is not None:
+        listener(events)
 
 
 def request_bot_move(game_id: str, expected_ply: int) -> None:

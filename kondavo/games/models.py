@@ -192,3 +192,71 @@ class LobbyState(models.Model):
 
     def __str__(self) -> str:
         return f"lobby v{self.version}"
+
+
+class Challenge(models.Model):
+    """One player's invitation to another (from a profile or the lobby). Nobody is seated
+    before the challenged player accepts: accepting creates the game (``game``); an
+    unanswered challenge expires at ``expires_at``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Withdrawn"
+        EXPIRED = "expired", "Expired"
+
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE,
+                                   related_name="challenges_sent")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE,
+                                 related_name="challenges_received")
+    ruleset = models.CharField(max_length=32)
+    time_control = models.CharField(max_length=16)
+    # The colour the challenger plays: "white", "black" or "random".
+    color = models.CharField(max_length=6, default="random")
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
+    answered = models.DateTimeField(null=True, blank=True)
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="challenge")
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["challenger", "status"], name="challenge_sender_status"),
+                   models.Index(fields=["opponent", "status"], name="challenge_target_status")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "declined", "cancelled",
+                                        "expired"]),
+                name="challenge_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="accepted") | Q(game__isnull=False),
+                name="challenge_accepted_has_game",
+            ),
+            models.CheckConstraint(condition=~Q(challenger=models.F("opponent")),
+                                   name="challenge_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk} {self.challenger_id} -> {self.opponent_id} ({self.status})"
+
+
+class Block(models.Model):
+    """``blocker`` refuses challenges from ``blocked`` (a player's block list)."""
+
+    blocker = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocked_by")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~Q(blocker=models.F("blocked")),
+                                   name="block_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

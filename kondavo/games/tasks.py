@@ -90,3 +90,12 @@ def seek_expire_sweep() -> int:
     from kondavo.games.services.lobby import seek_expire
 
     return seek_expire()
+
+
+@shared_task(name="games.tasks.challenge_expire_sweep", ignore_result=True)
+def challenge_expire_sweep() -> int:
+    """Expire the pending challenges past their time and tell both players (accepting
+    already refuses them). Idempotent. Returns how many it expired."""
+    from kondavo.games.services.challenge import challenge_expire
+
+    return challenge_expire()

@@ -124,18 +124,70 @@ def new_friend(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def challenge(request: HttpRequest, name: str) -> HttpResponse:
+    """Send a challenge: nobody is seated until the challenged player accepts. JSON:
+    201 ``{"challenge", "status", "expires_at", "opponent"}``; the site's form goes to the
+    lobby, which waits for the answer (``/lobby/?challenge=<id>``)."""
     try:
         p = _params(request)
         player = _player(request)
-        _creation_limit(request, player)
-        game = services.game_challenge(
+        created = services.challenge_create(
             player=player, opponent_name=name, ruleset=str(p.get("ruleset", "")),
             color=str(p.get("color", "random")),
             time_control=str(p.get("time_control", DEFAULT_TIME_CONTROL)),
-            rated=_checked(p, "rated"))
+            rated=_checked(p, "rated"), address=client_ip(request))
     except GameError as exc:
         return _refused(request, exc)
-    return _to_game(request, game)
+    if _wants_json(request):
+        return JsonResponse(wire.challenge_sent(created), status=201)
+    return HttpResponseRedirect(f"/lobby/?challenge={created.pk}", status=303)
+
+
+_ANSWERS = ("accept", "decline", "block", "cancel")
+
+
+@require_POST
+def challenge_answer(request: HttpRequest, challenge_id: int, answer: str) -> HttpResponse:
+    """``accept`` (to the game), ``decline``, ``block`` (decline, and refuse this sender from
+    now on) or ``cancel`` (the challenger withdraws). JSON: the game ``{"id", "url"}`` or
+    ``{"challenge", "status"}``."""
+    if answer not in _ANSWERS:
+        return _error(GameError("not_found", "no such answer"))
+    try:
+        player = _player(request)
+        if answer == "accept":
+            game = services.challenge_accept(challenge_id=challenge_id, player=player)
+            return _to_game(request, game, status=200)
+        if answer == "cancel":
+            done = services.challenge_cancel(challenge_id=challenge_id, player=player)
+        else:
+            done = services.challenge_decline(challenge_id=challenge_id, player=player,
+                                              block=answer == "block")
+    except GameError as exc:
+        return _refused(request, exc)
+    if _wants_json(request):
+        return JsonResponse({"challenge": done.pk, "status": done.status})
+    return HttpResponseRedirect("/lobby/", status=303)
+
+
+@require_POST
+def block(request: HttpRequest, name: str) -> HttpResponse:
+    """Refuse challenges from ``name`` (``{"blocked": [names]}``)."""
+    try:
+        player = _player(request)
+        services.player_block(player=player, name=name)
+    except GameError as exc:
+        return _refused(request, exc)
+    return JsonResponse({"blocked": services.blocked_names(player=player)})
+
+
+@require_POST
+def unblock(request: HttpRequest, name: str) -> HttpResponse:
+    try:
+        player = _player(request)
+        services.player_unblock(player=player, name=name)
+    except GameError as exc:
+        return _refused(request, exc)
+    return JsonResponse({"blocked": services.blocked_names(player=player)})
 
 
 @require_POST

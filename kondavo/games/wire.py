@@ -5,7 +5,9 @@ A frame is ``{"v": version, "t": type, "d": payload}`` (``v`` only where the pro
 one). Selectors read (models, plain values); services and consumers shape what goes out
 here, and nowhere else: the ``state`` of a game, its versioned events (``move``, ``end``,
 ``draw_offer``, ``players``, ``rematch``, ``takeback``), ``presence``, the lobby's ``seeks``
-and a player's ``game`` / ``challenge`` notices, ``error``, and the watch list's entries.
+and a player's ``game`` / ``challenge`` notices, ``error``, the watch list's entries, and
+the notification socket's frames (``notifications``, ``notification``, ``unread``) with the
+payloads of each notification kind.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 from kondavo.accounts.models import Player
 from kondavo.games import clock, hooks, selectors
 from kondavo.games import presence as presence_store
-from kondavo.games.models import Game, Seek
+from kondavo.games.models import Challenge, Game, Seek
 from kondavo.games.presence import PresenceView
 from variants import GameRecord, Move, PlayedMove, Position, Variant, get_variant
 
@@ -343,3 +345,69 @@ def live_games(games: list[Game], *, limit: int) -> list[dict[str, Any]]:
         view = selectors.game_presence_view(entry["id"])
         entry["spectators"] = view.spectators if view is not None else 0
     return out
+
+
+# --------------------------------------------------------------------------- notifications
+
+def epoch_ms(when: datetime | None) -> int | None:
+    return None if when is None else int(when.timestamp() * 1000)
+
+
+def notification_item(*, id: int, kind: str, data: dict[str, Any], url: str,
+                      created: datetime, read: bool) -> dict[str, Any]:
+    """One notification as the notification socket sends it."""
+    return {"id": id, "kind": kind, "data": data, "url": url, "created": epoch_ms(created),
+            "read": read}
+
+
+def notifications_frame(items: list[dict[str, Any]], unread: int) -> dict[str, Any]:
+    """On connect: the latest notifications, newest first, and the unread count."""
+    return frame("notifications", {"items": items, "unread": unread})
+
+
+def notification_frame(item: dict[str, Any], unread: int) -> dict[str, Any]:
+    """A notification, new or changed (same ``id``: replace it), and the unread count."""
+    return frame("notification", {"item": item, "unread": unread})
+
+
+def unread_frame(unread: int, read: list[int] | None) -> dict[str, Any]:
+    """Notifications were marked read (``read``: their ids, None: all of them)."""
+    return frame("unread", {"unread": unread, "read": read})
+
+
+def challenge_status(challenge: Challenge, now: datetime) -> str:
+    """The challenge's status, ``expired`` as soon as it is past ``expires_at``."""
+    if challenge.status == Challenge.Status.PENDING and challenge.expires_at <= now:
+        return Challenge.Status.EXPIRED
+    return challenge.status
+
+
+def challenge_data(challenge: Challenge, now: datetime) -> dict[str, Any]:
+    """A ``challenge`` notification's data (to the challenged player): who, what, the
+    colour the challenged player would play, until when, and where it stands."""
+    variant = get_variant(challenge.ruleset)
+    theirs = {"white": "black", "black": "white"}.get(challenge.color, "random")
+    return {"challenge_id": challenge.pk, "from": challenge.challenger.name,
+            "variant": variant.key, "variant_name": variant.name,
+            "time_control": challenge.time_control, "rated": challenge.rated,
+            "color": theirs, "expires_at": epoch_ms(challenge.expires_at),
+            "status": challenge_status(challenge, now), "game_id": challenge.game_id}
+
+
+def challenge_answer_data(challenge: Challenge, now: datetime) -> dict[str, Any]:
+    """A ``challenge_answer`` notification's data (to the challenger): the answer
+    (``accepted``, ``declined``, ``expired``) and the game once accepted."""
+    return {"challenge_id": challenge.pk, "by": challenge.opponent.name,
+            "variant": challenge.ruleset, "status": challenge_status(challenge, now),
+            "game_id": challenge.game_id}
+
+
+def challenge_sent(challenge: Challenge) -> dict[str, Any]:
+    """The answer to the challenger's request: the challenge and until when it waits."""
+    return {"challenge": challenge.pk, "status": challenge.status,
+            "expires_at": epoch_ms(challenge.expires_at), "opponent": challenge.opponent.name}
+
+
+def game_frame(game_id: str) -> dict[str, Any]:
+    """To the socket that accepted a challenge: the game to open."""
+    return frame("game", {"id": game_id, "url": selectors.game_url(game_id)})

@@ -396,6 +396,12 @@ def celery_beat_schedule() -> dict[str, Any]:
             "schedule": 60.0,
             "options": {"queue": "celery", "expires": 60.0},
         },
+        # Unanswered challenges (KONDAVO_CHALLENGE_TTL_SECONDS) expire; both players hear.
+        "games-challenge-expire-sweep": {
+            "task": "games.tasks.challenge_expire_sweep",
+            "schedule": 30.0,
+            "options": {"queue": "celery", "expires": 30.0},
+        },
     }
 
 
@@ -418,6 +424,7 @@ INSTALLED_APPS = [
     "axes",
     "kondavo.accounts",
     "kondavo.games",
+    "kondavo.notifications",
     "rating",
     "bots",
     "frontend",
@@ -498,14 +505,21 @@ AXES_CLIENT_IP_CALLABLE = "kondavo.limits.client_ip"
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = False
 
-# Rate limits ("N/period", period s, m, h or d; empty: no limit). Sign-up attempts per
-# client IP address; game creation per player and per IP address (computer games, friend
-# links and seeks, counted together).
+# Rate limits ("N/period", period s, m, h or d; empty: no limit; several comma-separated
+# rates are each enforced: a burst, then slower and slower). Sign-up attempts per client IP
+# address; game creation per player (a session's guest or an account) and per IP address
+# (computer games, friend links and seeks, counted together). The per-address values let a
+# classroom of 40 behind one address start together and stop a script (docs/deploying.md).
 KONDAVO_SIGNUP_RATE = env_str("KONDAVO_SIGNUP_RATE", "10/h")
 KONDAVO_CREATE_RATE_PLAYER = env_str("KONDAVO_CREATE_RATE_PLAYER", "10/m")
-KONDAVO_CREATE_RATE_IP = env_str("KONDAVO_CREATE_RATE_IP", "30/m")
-# Guests created per client IP address (a guest identity is made on the first action).
-KONDAVO_GUEST_RATE = env_str("KONDAVO_GUEST_RATE", "30/h")
+KONDAVO_CREATE_RATE_IP = env_str("KONDAVO_CREATE_RATE_IP", "80/m,1200/h")
+# Guests created per client IP address (a guest identity is made on the first action; a
+# session keeps its guest, so this counts visitors without one).
+KONDAVO_GUEST_RATE = env_str("KONDAVO_GUEST_RATE", "60/10m,150/h,400/d")
+# Challenges sent per player and per address, and how long an unanswered one waits.
+KONDAVO_CHALLENGE_RATE = env_str("KONDAVO_CHALLENGE_RATE", "5/m,30/h")
+KONDAVO_CHALLENGE_RATE_IP = env_str("KONDAVO_CHALLENGE_RATE_IP", "60/m")
+KONDAVO_CHALLENGE_TTL_SECONDS = env_seconds("KONDAVO_CHALLENGE_TTL_SECONDS", 300.0)
 # Concurrent active games against the computer, and open seeks, per player.
 KONDAVO_MAX_COMPUTER_GAMES = env_int("KONDAVO_MAX_COMPUTER_GAMES", 3)
 KONDAVO_MAX_SEEKS = env_int("KONDAVO_MAX_SEEKS", 3)

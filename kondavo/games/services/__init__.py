@@ -10,7 +10,8 @@ One module per job:
 - ``moves``: ``game_play_move``;
 - ``actions``: resign, draws, abort, claim victory, rematch;
 - ``takeback``: taking a move back in a casual game against the computer;
-- ``challenge``: a game against a named player, from their profile;
+- ``challenge``: challenges to a named player (accept, decline, withdraw, expire) and the
+  block list;
 - ``presence``: players' open sockets;
 - ``lobby``: seeks.
 
@@ -41,7 +42,16 @@ from kondavo.games.services.actions import (
     game_rematch,
     game_resign,
 )
-from kondavo.games.services.challenge import game_challenge
+from kondavo.games.services.challenge import (
+    blocked_names,
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+    challenge_decline,
+    challenge_expire,
+    player_block,
+    player_unblock,
+)
 from kondavo.games.services.clocks import game_flag_if_expired
 from kondavo.games.services.creation import (
     game_create,
@@ -61,10 +71,12 @@ from kondavo.games.services.presence import (
 from kondavo.games.services.takeback import game_takeback
 
 __all__ = [
-    "GameError", "game_abort", "game_accept_draw", "game_challenge", "game_claim_draw",
+    "GameError", "blocked_names", "challenge_accept", "challenge_cancel", "challenge_create",
+    "challenge_decline", "challenge_expire", "game_abort", "game_accept_draw", "game_claim_draw",
     "game_claim_victory", "game_create", "game_create_friend", "game_create_vs_computer",
     "game_decline_draw", "game_flag_if_expired", "game_join", "game_offer_draw",
     "game_open_for_viewer", "game_play_move", "game_presence_close", "game_presence_heartbeat",
     "game_presence_open", "game_rematch", "game_resign", "game_takeback", "presence_member",
-    "seek_accept", "seek_cancel", "seek_cancel_all", "seek_create",
+    "player_block", "player_unblock", "seek_accept", "seek_cancel", "seek_cancel_all",
+    "seek_create",
 ]

@@ -203,6 +203,10 @@ class GameWrite:
         game = self.game
         if self.frames:
             transaction.on_commit(partial(events.publish_game, game.id, list(self.frames)))
+            if hooks.registry.game_events_listener is not None:  # notifications (after it)
+                transaction.on_commit(partial(hooks.game_events, hooks.GameEvents(
+                    game.id, game.white_id, game.black_id, game.creator_id, dict(self.kinds),
+                    game.timed, tuple((f["t"], f["d"]) for f in self.frames))))
             self.frames.clear()
         if bot_request:
             transaction.on_commit(partial(_request_bot_move, game.id, game.ply))

@@ -1,0 +1,48 @@
+"""Fixtures of the notification and challenge tests: players, a fresh channel layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> None:
+    """A new channel layer per test (each async test has its own event loop)."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_or_flag_timers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No bot searches nor embedded flag timers behind these tests' games."""
+    import bots.seam
+    from kondavo.games.services import clocks
+
+    monkeypatch.setattr(bots.seam, "request_bot_move", lambda game_id, ply: None)
+    monkeypatch.setattr(clocks, "schedule_flag_check", lambda game_id, delay: None)
+
+
+@pytest.fixture
+def players() -> Any:
+    from notify_helpers import account, guest
+
+    return {"guest": guest, "account": account}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_socket_registry(settings: Any) -> None:
+    """Each test counts its own sockets and cool-downs (the registry outlives a test)."""
+    from kondavo.games import discipline
+
+    discipline.registry.clear()
+    discipline.connect_gate._buckets.clear()
+    if settings.REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        keys = list(client.scan_iter(discipline.KEY_PREFIX + "*"))
+        if keys:
+            client.delete(*keys)
