@@ -11,6 +11,45 @@ from django.utils.translation import gettext as _
 from .rulesets import capture_sentences
 
 
+def notify_strings() -> dict[str, object]:
+    """The notification bell's words (notify.js, on every page of a player)."""
+    return {
+        "title": _("Notifications"),
+        "empty": _("Nothing new."),
+        "challenge": _(
+            "{name} challenges you: {ruleset}, {time}, {mode}. You would play {colour}."),
+        "accepted": _("Accepted"),
+        "declined": _("Declined"),
+        "expired": _("Expired"),
+        "cancelled": _("Withdrawn"),
+        "accept": _("Accept"),
+        "decline": _("Decline"),
+        "block": _("Block this player"),
+        "answerAccepted": _("{name} accepted your challenge."),
+        "answerDeclined": _("{name} declined your challenge."),
+        "answerExpired": _("{name} did not answer your challenge in time."),
+        "rematch": _("{name} offers a rematch."),
+        "joined": _("{name} joined your game."),
+        "turn": _("Your turn against {name}."),
+        "open": _("Open the game"),
+        "readAll": _("Mark all read"),
+        "enableBrowser": _("Turn on browser notifications"),
+        "close": _("Close"),
+        "untimed": _("untimed"),
+        "rated": _("rated"),
+        "casual": _("casual"),
+        "white": _("White"),
+        "black": _("Black"),
+        "random": _("a random colour"),
+        "errors": {
+            "not_allowed": _("That is not allowed now."),
+            "not_found": _("No such challenge."),
+            "rate_limited": _("Too many requests; slow down."),
+            "generic": _("Something went wrong."),
+        },
+    }
+
+
 def js_strings() -> dict[str, object]:
     return {
         # board (assistive text)
@@ -146,4 +185,9 @@ def js_strings() -> dict[str, object]:
         "cancel": _("Cancel"),
         "you": _("you"),
         "gameStarting": _("Game found! Opening the board…"),
+        "challengeWaiting": _("Challenge sent to {name}: waiting for an answer…"),
+        "challengeSentTo": _("Challenge sent: waiting for an answer…"),
+        "challengeDeclined": _("{name} declined your challenge."),
+        "challengeExpired": _("{name} did not answer in time."),
+        "notify": notify_strings(),
     }

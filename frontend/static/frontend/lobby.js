@@ -1,5 +1,6 @@
 // Kondavo live lobby: /ws/lobby/ sends the full list of open seeks after every change, and
-// a `game` frame to both players when a seek is accepted.
+// a `game` frame to both players when a seek is accepted. Challenges to a named player
+// go out from here too (their answers come through the notification bell, notify.js).
 const cfg = JSON.parse(document.getElementById("kondavo-lobby").textContent);
 const I18N = cfg.i18n || {};
 const t = (key) => (I18N[key] !== undefined ? I18N[key] : key);
@@ -32,9 +33,7 @@ function connect() {
     let frame;
     try { frame = JSON.parse(ev.data); } catch (_) { return; }
     if (frame.t === "seeks") { seeks = frame.d.seeks || []; render(); }
-    else if (frame.t === "challenge" && frame.d && frame.d.url) {
-      showChallenge(frame.d);
-    } else if (frame.t === "game" && frame.d && frame.d.url) {
+    else if (frame.t === "game" && frame.d && frame.d.url) {
       statusEl.textContent = t("gameStarting");
       location.href = frame.d.url;
     } else if (frame.t === "error") {
@@ -72,20 +71,74 @@ async function becomeGuest() {
 
 function act(type, data) { pending = { type, data }; send(type, data); }
 
-/** Someone challenged this player from their profile: a notice with the game's link. */
-function showChallenge(d) {
-  const box = document.getElementById("challenge-notice");
-  box.replaceChildren();
-  const text = document.createElement("span");
-  text.textContent = t("challengedBy").replace("{name}", d.from)
-    .replace("{ruleset}", RULESET_NAMES[d.variant] || d.variant);
-  const a = document.createElement("a");
-  a.className = "button primary";
-  a.href = d.url;
-  a.textContent = t("openGame");
-  box.append(text, a);
-  box.hidden = false;
+// Challenges: sent from here (or a profile, which comes back here with ?challenge=<id>);
+// nobody is seated until the other player accepts. The answer arrives as a notification
+// (notify.js dispatches "kondavo:notification"): accepted -> both open the game.
+const challengeForm = document.getElementById("challenge-form");
+const notice = document.getElementById("challenge-notice");
+let waitingFor = Number(new URLSearchParams(location.search).get("challenge")) || null;
+
+function csrf() { return (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || ""; }
+
+function showWaiting(text) {
+  notice.replaceChildren();
+  const span = document.createElement("span");
+  span.textContent = text;
+  notice.append(span);
+  if (waitingFor) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = t("withdraw");
+    const id = waitingFor;
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      await fetch(`/games/challenges/${id}/cancel`, { method: "POST", credentials: "same-origin",
+                                                       headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
+      waitingFor = null;
+      notice.hidden = true;
+    });
+    notice.append(b);
+  }
+  notice.hidden = false;
 }
+
+if (waitingFor) showWaiting(t("challengeSentTo"));
+
+document.addEventListener("kondavo:notification", (ev) => {
+  const item = ev.detail || {};
+  const d = item.data || {};
+  if (item.kind !== "challenge_answer" || !waitingFor || d.challenge_id !== waitingFor) return;
+  if (d.status === "accepted" && item.url) { statusEl.textContent = t("gameStarting"); location.href = item.url; return; }
+  waitingFor = null;
+  showWaiting(t(d.status === "declined" ? "challengeDeclined" : "challengeExpired").replace("{name}", d.by));
+});
+
+challengeForm.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const data = new FormData(challengeForm);
+  const name = String(data.get("name") || "").trim();
+  if (!name) return;
+  const button = challengeForm.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const resp = await fetch(`/games/challenge/${encodeURIComponent(name)}`, {
+      method: "POST", credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf(), Accept: "application/json", "Content-Type": "application/json" },
+      body: JSON.stringify({ ruleset: data.get("ruleset"), time_control: data.get("time_control"),
+                             color: data.get("color"), rated: data.get("rated") === "on" }),
+    });
+    const body = await resp.json().catch(() => ({}));
+    if (!resp.ok) {
+      waitingFor = null;
+      showWaiting((body.error && body.error.message) || (I18N.errors || {}).generic || "");
+      return;
+    }
+    waitingFor = body.challenge;
+    showWaiting(t("challengeWaiting").replace("{name}", body.opponent));
+  } finally {
+    button.disabled = false;
+  }
+});
 
 function send(type, data) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: type, d: data }));
