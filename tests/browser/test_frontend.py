@@ -224,7 +224,8 @@ def test_rules_pages_in_three_languages(daphne_server: str, new_page: Any, lang:
                                         heading: str, word: str, artifacts_dir: Path) -> None:
     page = new_page()
     page.goto(daphne_server + "/rules/international/")
-    if lang != "en":  # switch with the header's language form (posts to set_language)
+    if lang != "en":  # switch with the settings menu's language form (posts to set_language)
+        page.click("#settings > summary")
         page.select_option("#lang-select", lang)
         page.wait_for_load_state("load")
         page.wait_for_function(f"document.documentElement.lang === '{lang}'")

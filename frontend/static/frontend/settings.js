@@ -1,11 +1,12 @@
-// The header's settings menu (colour scheme, board theme, coordinates; prefs.js stores and
-// applies them) and the language menu. Loaded on every page.
+// The header's settings menu, on every page: the language (a plain form, works without
+// scripts) and the display preferences (colour scheme, board theme, coordinates; prefs.js
+// stores and applies them).
 const prefs = window.kondavoPrefs;
 const details = document.getElementById("settings");
 const form = document.getElementById("settings-form");
 
 if (details && form && prefs) {
-  details.hidden = false;  // without scripts there is nothing to set
+  form.hidden = false;  // without scripts there is nothing to set
   for (const key of ["scheme", "board"]) {
     const input = form.querySelector(`input[name=${key}][value=${prefs.read(key)}]`);
     if (input) input.checked = true;
@@ -25,6 +26,9 @@ if (details && form && prefs) {
   };
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && details.open) close(true);
+  });
+  details.addEventListener("toggle", () => {
+    if (details.open) details.querySelector("select, input").focus();
   });
   document.addEventListener("pointerdown", (ev) => {
     if (details.open && !details.contains(ev.target)) close(false);
