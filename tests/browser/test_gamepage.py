@@ -386,19 +386,23 @@ def log_in(page: Any, base: str, name: str) -> None:
     page.wait_for_url(lambda u: "/accounts/login/" not in u)
 
 
-def test_challenge_from_a_profile_reaches_the_lobby(daphne_server: str, new_page: Any,
-                                                    artifacts_dir: Path) -> None:
+def test_challenge_from_a_profile_is_answered_from_any_page(daphne_server: str, new_page: Any,
+                                                            artifacts_dir: Path) -> None:
+    """Issue 20: Alice challenges Bob from his profile; nobody is seated yet. Bob, on the
+    home page, sees the challenge (the notification socket of every page), accepts, and
+    both land in the game (Alice's lobby page waited for the answer)."""
     from django.contrib.auth import get_user_model
 
     from kondavo.accounts.services import player_for_user
+    from kondavo.games.models import Game
 
     for name in ("alice", "bob"):
         player_for_user(user=get_user_model().objects.create_user(
             name, password=f"pw-{name}-Xy9!"))
     alice, bob = new_page(**DESKTOP), new_page(**PHONE)
     log_in(bob, daphne_server, "bob")
-    bob.goto(daphne_server + "/lobby/")
-    bob.wait_for_selector("#seeks td.empty-state")
+    bob.goto(daphne_server + "/")
+    bob.wait_for_selector("#notify-bell")
     log_in(alice, daphne_server, "alice")
     alice.goto(daphne_server + "/profile/bob/")
     alice.locator("#challenge summary").click()
@@ -407,16 +411,21 @@ def test_challenge_from_a_profile_reaches_the_lobby(daphne_server: str, new_page
     alice.check("#challenge input[name=rated]")
     alice.screenshot(path=str(artifacts_dir / "desktop-profile-challenge.png"))
     alice.click("#challenge button[type=submit]")
+    alice.wait_for_url(re.compile(r"/lobby/\?challenge=\d+$"))
+    alice.locator("#challenge-notice").wait_for(state="visible")
+    assert Game.objects.count() == 0  # nobody seated before Bob says yes
+    toast = bob.locator(".notify-toast[data-kind=challenge]")
+    toast.wait_for(state="visible")
+    assert "alice challenges you" in toast.inner_text()
+    assert bob.locator("#notify-count").inner_text() == "1"
+    bob.screenshot(path=str(artifacts_dir / "phone-challenge-notice.png"))
+    toast.locator("button[data-action=accept]").click()
+    bob.wait_for_url(re.compile(r"/game/\w+/$"))
     alice.wait_for_url(re.compile(r"/game/\w+/$"))
-    alice.wait_for_function("window.kondavoGame && window.kondavoGame.state")
+    for page in (alice, bob):
+        page.wait_for_function("window.kondavoGame && window.kondavoGame.state")
     state = game_state(alice)
     assert (state["you"], state["variant"], state["rated"]) == ("white", "spanish", True)
-    notice = bob.locator("#challenge-notice")
-    notice.wait_for(state="visible")
-    assert "alice challenges you" in notice.inner_text()
-    bob.screenshot(path=str(artifacts_dir / "phone-challenge-notice.png"))
-    notice.locator("a").click()
-    bob.wait_for_function("window.kondavoGame && window.kondavoGame.state")
     assert game_state(bob)["you"] == "black" and game_state(bob)["id"] == state["id"]
 
 
