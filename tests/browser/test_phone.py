@@ -65,10 +65,12 @@ def test_no_page_scrolls_sideways(daphne_server: str, new_page: Any, width: int,
         if overflow(page) > 0:
             wide[name] = overflow(page)
         if name == "home":
-            # The first action (a ruleset is already chosen) is on the first screen.
-            play = box(page, "button[data-action=computer]")
-            assert play["y"] + play["height"] <= height, play
-            assert play["x"] >= 0 and play["x"] + play["width"] <= width
+            # The first actions (a ruleset is already chosen) are on the first screen:
+            # play the computer, play a person (a friend link).
+            for action in ("computer", "friend"):
+                play = box(page, f"button[data-action={action}]")
+                assert play["y"] + play["height"] <= height, (action, play)
+                assert play["x"] >= 0 and play["x"] + play["width"] <= width
         elif name == "lobby":
             join = box(page, "#seeks tr[data-seek] button.primary")
             assert join["x"] >= 0 and join["x"] + join["width"] <= width, join
