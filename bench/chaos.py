@@ -32,7 +32,7 @@ the Daphnes' memory. ``--json`` writes it all. The exit code is 1 if a probe mov
 
 The stack (all on 127.0.0.1, free ports, throwaway data): PostgreSQL and Redis started as
 tests/run_with_services.sh does, ``manage.py migrate``, two Daphnes with the production
-settings (and the Daphne flags of docker-compose.yml) sharing the Redis channel layer, the
+settings (and the Daphne flags of docker-compose.yml) sharing the Redis bus, the
 compose file's Celery workers (one process per worker service, its queues and concurrency)
 and beat. The lab shortens a few
 timings so a scenario takes seconds, not minutes (``LAB_ENV``: the bots' thinking time, the
@@ -44,7 +44,7 @@ the game page, and reconnect to the other Daphne and resync after any close):
 
 - ``baseline``: no fault;
 - ``daphne_kill``: kill -9 of one Daphne mid-play, restarted 2 s later;
-- ``redis_restart``: Redis stopped and started again (its data is lost: channel layer groups,
+- ``redis_restart``: Redis stopped and started again (its data is lost: pub/sub subscriptions,
   presence, broker queues);
 - ``postgres_down``: PostgreSQL stopped for 10 s;
 - ``bots_worker_kill``: kill -9 of the bots worker while bots search, restarted 1 s later;
@@ -246,7 +246,7 @@ def compose_workers(commands: dict[str, str]) -> list[tuple[str, list[str]]]:
 class Stack:
     """``stack`` mode: PostgreSQL, Redis, two Daphnes (production settings, the compose
     file's Daphne flags), the compose file's Celery workers and beat. ``embedded`` mode: one
-    Daphne on the embedded settings (SQLite file, in-memory channel layer, bots and analysis
+    Daphne on the embedded settings (SQLite file, in-process bus, bots and analysis
     in-process), as ``make run``. ``limits``: keep the per-address limits on guests and game
     creation (the attack lab; its probe players each have their own loopback address)."""
 

@@ -6,7 +6,7 @@ Run from the repository root with the project's virtualenv (``.venv/bin/python``
     .venv/bin/python bench/load.py --games 200 --think 1.0 --daphnes 2
     # the issue's target shape: 1,000 games, a move every 4 s on average per game
     .venv/bin/python bench/load.py --games 1000 --think 4.0 --daphnes 2 --plies 30
-    # scale-out shape: 4 Daphnes, the channel layer sharded over 2 Redis servers
+    # scale-out shape: 4 Daphnes, the bus sharded over 2 Redis servers
     .venv/bin/python bench/load.py --games 400 --think 2.0 --daphnes 4 --redis-shards 2
     # saturation: raise the rate by 1.5x every 15 s until p99 passes 100 ms
     .venv/bin/python bench/load.py --games 200 --think 2.0 --daphnes 2 --saturate
@@ -17,13 +17,13 @@ Services: without ``REDIS_URL`` a throwaway ``redis-server`` is started on a fre
 without ``DATABASE_URL`` a throwaway PostgreSQL cluster (``initdb`` + ``pg_ctl`` from
 /usr/lib/postgresql/*/bin, as tests/run_with_services.sh does; ``--db sqlite`` for a SQLite
 file instead); ``--redis-shards K`` starts K more Redis servers and gives the Daphnes
-``CHANNEL_REDIS_URLS`` (the channel layer sharded over them). The database is migrated, then
-``--daphnes`` Daphne processes share the channel layer (``DB_CONN_MAX_AGE`` defaults to 60:
+``CHANNEL_REDIS_URLS`` (the bus sharded over them). The database is migrated, then
+``--daphnes`` Daphne processes share the bus (``DB_CONN_MAX_AGE`` defaults to 60:
 persistent connections). Games are created over HTTP as a browser does (guest sessions,
 ``POST /games/new/friend``, the friend's ``POST /games/<id>/join``); each player is its own
 guest connecting from its own loopback address (127.40.0.1, ...: per-address limits and socket
 caps see one visitor per player) to ``/ws/game/<id>/``, the two players of a game on different
-Daphnes when there are several (every move crosses the channel layer). When every socket has
+Daphnes when there are several (every move crosses the bus). When every socket has
 its state, all games start: each side thinks ``--think`` seconds on average (``--pacing``:
 uniform over 0.5x-1.5x, or exponential; the first moves spread over one think time, so games
 are not in lock-step) and plays a random legal move, up to ``--plies`` plies, then resigns.
@@ -170,7 +170,7 @@ def start_servers(stack: ExitStack, count: int, db: str, shards: int = 0) -> lis
     env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": database_url,
            "DJANGO_SETTINGS_MODULE": "kondavo.settings.local", "DEBUG": "false",
            "LOG_LEVEL": "WARNING"}
-    if shards:  # the channel layer sharded over its own Redis servers
+    if shards:  # the bus sharded over its own Redis servers
         env["CHANNEL_REDIS_URLS"] = ",".join(start_redis(stack, tmp) for _ in range(shards))
     env.setdefault("DB_CONN_MAX_AGE", "60")
     # Every simulated player comes from 127.0.0.1: the per-address limits on guests and on
@@ -205,7 +205,7 @@ def start_servers(stack: ExitStack, count: int, db: str, shards: int = 0) -> lis
         wait_port(port, proc)
         SERVER_PIDS.append(proc.pid)
         urls.append(f"http://127.0.0.1:{port}")
-    layer = (f"channel layer on {shards} Redis shards" if shards else "channel layer on it")
+    layer = (f"bus on {shards} Redis shards" if shards else "bus on it")
     print(f"started Daphne {', '.join(urls)}; Redis {redis_url} ({layer}); "
           f"database {database_url.split(':')[0]}; DB_POOL={env.get('DB_POOL', 'true')} "
           f"(DB_POOL_MAX_SIZE={env.get('DB_POOL_MAX_SIZE', '10')}), "
@@ -310,6 +310,20 @@ def _stat(pid: int) -> list[str] | None:
 def tree_cpu_seconds(pids: list[int]) -> float:
     """CPU seconds (user + system) of these processes, their live descendants, and their
     reaped children (e.g. PostgreSQL backends that have exited), from /proc."""
+    return sum(tree_cpu_by_role(pids).values())
+
+
+def _role(pid: int) -> str:
+    try:
+        comm = Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return "other"
+    return {"redis-server": "redis", "postgres": "postgres"}.get(comm, "daphne")
+
+
+def tree_cpu_by_role(pids: list[int]) -> dict[str, float]:
+    """``tree_cpu_seconds`` split by server role (daphne, postgres, redis): which server a
+    move's CPU goes to."""
     tick = os.sysconf("SC_CLK_TCK")
     children: dict[int, list[int]] = {}
     stats: dict[int, list[str]] = {}
@@ -317,19 +331,22 @@ def tree_cpu_seconds(pids: list[int]) -> float:
         if entry.isdigit() and (st := _stat(int(entry))) is not None:
             stats[int(entry)] = st
             children.setdefault(int(st[1]), []).append(int(entry))
-    total = 0.0
-    todo, seen = list(pids), set()
-    while todo:
-        pid = todo.pop()
-        if pid in seen or pid not in stats:
-            continue
-        seen.add(pid)
-        st = stats[pid]
-        total += int(st[11]) + int(st[12])  # utime, stime
-        if pid in pids:
-            total += int(st[13]) + int(st[14])  # cutime, cstime: reaped children
-        todo.extend(children.get(pid, []))
-    return total / tick
+    totals: dict[str, float] = {}
+    seen: set[int] = set()
+    for root in pids:
+        role, todo, ticks = _role(root), [root], 0
+        while todo:
+            pid = todo.pop()
+            if pid in seen or pid not in stats:
+                continue
+            seen.add(pid)
+            st = stats[pid]
+            ticks += int(st[11]) + int(st[12])  # utime, stime
+            if pid == root:
+                ticks += int(st[13]) + int(st[14])  # cutime, cstime: reaped children
+            todo.extend(children.get(pid, []))
+        totals[role] = totals.get(role, 0.0) + ticks / tick
+    return totals
 
 
 def redis_pid(url: str) -> int | None:
@@ -527,6 +544,9 @@ class Bench:
     def cpu(self) -> float:
         return tree_cpu_seconds(self.pids) if self.pids else 0.0
 
+    def cpu_roles(self) -> dict[str, float]:
+        return tree_cpu_by_role(self.pids) if self.pids else {}
+
     async def create(self, n: int) -> list[tuple[int, str, str, str, str]]:
         loop = asyncio.get_running_loop()
         sem = asyncio.Semaphore(32)
@@ -583,16 +603,18 @@ async def run(urls: list[str], pids: list[int], args: argparse.Namespace) -> dic
         result = await saturate(bench, args)
     else:
         tasks = await bench.start(again=False)
-        cpu0, own0, t1 = bench.cpu(), os.times(), time.perf_counter()
+        roles0, own0, t1 = bench.cpu_roles(), os.times(), time.perf_counter()
         bench.go.set()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         wall = time.perf_counter() - t1
-        cpu, own1 = bench.cpu() - cpu0, os.times()
+        roles = {k: v - roles0.get(k, 0.0) for k, v in bench.cpu_roles().items()}
+        cpu, own1 = sum(roles.values()), os.times()
         failures = [r for r in results if isinstance(r, BaseException)]
         result = figures(bench.stats.moves, wall, cpu)
         result.update(client_cpu_s=round(own1.user + own1.system - own0.user - own0.system, 1),
                       failures=len(failures), finished=bench.stats.finished,
-                      errors=dict(bench.stats.errors), stalls=bench.stats.stalls)
+                      errors=dict(bench.stats.errors), stalls=bench.stats.stalls,
+                      server_cpu_by_role={k: round(v, 1) for k, v in sorted(roles.items())})
         print(f"games: {args.games}  servers: {len(urls)}  think: {args.think:g}s "
               f"({args.pacing})  plies: {args.plies}")
         print_figures(result)
@@ -601,6 +623,8 @@ async def run(urls: list[str], pids: list[int], args: argparse.Namespace) -> dic
               f"({STALL_SECONDS:g} s silent, resynced): {bench.stats.stalls}")
         for f in failures[:3]:
             print("  failure:", repr(f))
+        print("server CPU by role: " + ", ".join(
+            f"{k} {v} s" for k, v in result["server_cpu_by_role"].items()))
         print(f"load generator CPU {result['client_cpu_s']} s over {result['wall_s']} s")
     stop.set()
     await lagger
@@ -669,7 +693,7 @@ def main() -> None:
     ap.add_argument("--daphnes", "--servers", type=int, default=1, dest="daphnes",
                     help="Daphne processes to start")
     ap.add_argument("--redis-shards", type=int, default=0,
-                    help="start this many Redis servers for the channel layer "
+                    help="start this many Redis servers for the bus "
                          "(CHANNEL_REDIS_URLS)")
     ap.add_argument("--db", choices=("postgres", "sqlite"), default="postgres",
                     help="database to start when DATABASE_URL is not set")

@@ -51,7 +51,7 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Sends to the channel layer from views and consumers go through the serving event loop
+# Publishes on the bus from views and consumers go through the serving event loop
 # (kondavo.games.events.Publisher).
 from kondavo.games.events import LoopBinding  # noqa: E402
 

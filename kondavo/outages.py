@@ -5,7 +5,7 @@ stays open.
 - ``OUTAGE_ERRORS`` / ``is_outage``: the errors a backing service that is down, restarting
   or unreachable raises (Django's database errors ``OperationalError`` and
   ``InterfaceError``, which wrap psycopg's and the pool's timeout; redis-py's connection
-  errors and timeouts; the channel layer's ``ChannelLayerUnavailable``; kombu's
+  errors and timeouts; the bus's ``BusUnavailable``; kombu's
   ``OperationalError`` when the Celery broker is down). Nothing was changed when one is
   raised inside a transaction: it is rolled back.
 - ``server_error``: the site's ``handler500`` (kondavo/urls.py). Django calls it for every
@@ -35,7 +35,7 @@ from django.template import loader
 from django.views import defaults
 from redis import exceptions as redis_errors
 
-from kondavo.channel_layer import ChannelLayerUnavailable
+from kondavo.games.bus import BusUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ MESSAGE = "Kondavo is reconnecting to a service it needs: try again in a few sec
 def _outage_errors() -> tuple[type[BaseException], ...]:
     errors: list[type[BaseException]] = [
         OperationalError, InterfaceError, redis_errors.ConnectionError,
-        redis_errors.TimeoutError, ChannelLayerUnavailable]
+        redis_errors.TimeoutError, BusUnavailable]
     try:
         from kombu.exceptions import OperationalError as BrokerUnavailable
     except ImportError:  # no Celery installed

@@ -1,7 +1,7 @@
 """How every Redis client of the site connects, so that a Redis restart costs a reconnect.
 
-One set of redis-py connection options, used by the channel layer
-(kondavo/channel_layer.py), the Django cache (``caches_for``), the presence store
+One set of redis-py connection options, used by the bus
+(kondavo/games/bus.py), the Django cache (``caches_for``), the presence store
 (kondavo/games/presence.py) and, in kombu's terms, the Celery broker
 (``celery_settings_for``):
 
@@ -13,8 +13,8 @@ One set of redis-py connection options, used by the channel layer
 - TCP keepalive: a connection whose server vanished without closing it (a host lost, a
   network cut) is found dead within about 25 s instead of hanging a blocking read.
 
-``socket_timeout`` (a whole command) is each client's own: the channel layer must block
-on its reads (None), the cache and presence use ``DEFAULT_SOCKET_TIMEOUT``.
+``socket_timeout`` (a whole command) is each client's own: the bus's pub/sub connections wait
+(no read timeout), the cache and presence use ``DEFAULT_SOCKET_TIMEOUT``.
 """
 
 from __future__ import annotations

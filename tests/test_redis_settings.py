@@ -1,4 +1,4 @@
-"""The settings helpers of the Redis clients and the database pool: the sharded channel layer
+"""The settings helpers of the Redis clients and the database pool: the sharded bus
 (``CHANNEL_REDIS_URLS``), the options that make every client recover from a restart, and the
 pool's health check (kondavo/settings/base.py, kondavo/redis_clients.py)."""
 
@@ -11,9 +11,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 from kondavo.redis_clients import connection_options
 from kondavo.settings.base import (
+    bus_settings_for,
     caches_for,
     celery_settings_for,
-    channel_layers_for,
     channel_redis_urls,
     parse_database_url,
 )
@@ -29,13 +29,10 @@ def test_one_redis_is_one_shard() -> None:
     assert channel_redis_urls(None) == [] and channel_redis_urls("") == []
 
 
-def test_shards_become_the_hosts_list_in_order() -> None:
-    config = channel_layers_for(A, [B, C, A])["default"]["CONFIG"]
-    assert [h["address"] for h in config["hosts"]] == [B, C, A]
-    for host in config["hosts"]:  # each shard gets the required redis-py 8 settings
-        assert host["socket_timeout"] is None and host["max_connections"] >= 1000
-    assert config["rejoin_message_type"] == "layer.rejoined"
-    assert 0 < config["operation_timeout"] <= 5
+def test_shards_become_the_bus_urls_in_order() -> None:
+    config = bus_settings_for(A, [B, C, A])
+    assert config["KONDAVO_BUS_URLS"] == [B, C, A]
+    assert 0 < config["KONDAVO_BUS_TIMEOUT"] <= 5
 
 
 def test_bad_shard_lists_are_refused_with_a_clear_error() -> None:
@@ -47,17 +44,16 @@ def test_bad_shard_lists_are_refused_with_a_clear_error() -> None:
         channel_redis_urls(A, [A, B, A])
 
 
-def test_the_sharded_layer_is_built_from_the_settings(settings: Any) -> None:
-    from channels.layers import ChannelLayerManager
+def test_the_sharded_bus_is_built_from_the_settings(settings: Any) -> None:
+    from kondavo.games.bus import RedisBus, bus, shard_of
 
-    from kondavo.channel_layer import ResilientRedisChannelLayer
-
-    settings.CHANNEL_LAYERS = channel_layers_for(A, [A, B])
-    layer = ChannelLayerManager()["default"]
-    assert isinstance(layer, ResilientRedisChannelLayer)
-    assert layer.ring_size == 2
-    # channels-redis spreads groups over the shards by their name
-    assert {layer.consistent_hash(f"game.{i}") for i in range(50)} == {0, 1}
+    for key, value in bus_settings_for(A, [A, B]).items():
+        setattr(settings, key, value)
+    made = bus()
+    assert isinstance(made, RedisBus) and made.urls == [A, B]
+    # groups are spread over the shards by their name, the same way in every process
+    assert {shard_of(f"game.{i}", 2) for i in range(50)} == {0, 1}
+    assert shard_of("game.abc", 2) == shard_of("game.abc", 2)
 
 
 def test_every_redis_client_recovers_at_its_first_call() -> None:

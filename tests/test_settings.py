@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from kondavo.settings.base import (
+    bus_settings_for,
     celery_settings_for,
-    channel_layers_for,
     parse_database_url,
 )
 
@@ -59,20 +59,16 @@ def test_bad_database_urls(url: str) -> None:
         parse_database_url(url)
 
 
-def test_no_redis_means_in_memory_layer_and_eager_celery() -> None:
-    assert channel_layers_for(None)["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+def test_no_redis_means_in_process_bus_and_eager_celery() -> None:
+    assert bus_settings_for(None)["KONDAVO_BUS_URLS"] == []
     celery = celery_settings_for(None)
     assert celery["CELERY_TASK_ALWAYS_EAGER"] is True
 
 
-def test_redis_layer_has_the_three_required_settings() -> None:
-    layer = channel_layers_for("redis://127.0.0.1:6379/0")["default"]
-    assert layer["BACKEND"] == "kondavo.channel_layer.ResilientRedisChannelLayer"
-    host = layer["CONFIG"]["hosts"][0]
-    assert host["address"] == "redis://127.0.0.1:6379/0"
-    assert host["socket_timeout"] is None
-    assert host["max_connections"] >= 1000
-    assert layer["CONFIG"]["capacity"] >= 1000
+def test_redis_means_the_redis_bus_with_a_bounded_publish() -> None:
+    bus = bus_settings_for("redis://127.0.0.1:6379/0")
+    assert bus["KONDAVO_BUS_URLS"] == ["redis://127.0.0.1:6379/0"]
+    assert 0 < bus["KONDAVO_BUS_TIMEOUT"] <= 5 and bus["KONDAVO_BUS_PREFIX"]
 
 
 def test_redis_celery_settings() -> None:
@@ -100,16 +96,18 @@ def test_celery_app_reads_django_settings() -> None:
 def test_loaded_settings_follow_the_environment() -> None:
     """The settings module actually loaded for this run matches the env it ran with."""
     engine = settings.DATABASES["default"]["ENGINE"]
-    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    from kondavo.games.bus import LocalBus, RedisBus, bus
+
+    assert settings.CHANNEL_LAYERS == {}  # the hub, not Channels' layer, fans out
     if os.environ.get("DATABASE_URL", "").startswith("postgres"):
         assert engine == "django.db.backends.postgresql"
     elif not os.environ.get("DATABASE_URL"):
         assert engine == "django.db.backends.sqlite3"
     if os.environ.get("REDIS_URL"):
-        assert layer == "kondavo.channel_layer.ResilientRedisChannelLayer"
+        assert isinstance(bus(), RedisBus)
         assert settings.KONDAVO_BOT_INPROCESS is False
     else:
-        assert layer == "channels.layers.InMemoryChannelLayer"
+        assert isinstance(bus(), LocalBus)
         assert settings.KONDAVO_BOT_INPROCESS is True
         assert settings.CELERY_TASK_ALWAYS_EAGER is True
 

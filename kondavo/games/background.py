@@ -2,7 +2,7 @@
 
 When called from a thread serving a bound event loop (``events.bind_loop``: a consumer's
 service call, a view under Daphne), the work is scheduled on that *main* event loop and run
-in a worker thread from there, so its channel-layer sends go back through the main loop
+in a worker thread from there, so its publishes go back through the main loop
 (the in-memory layer is not thread-safe). Anywhere else (a plain script), a daemon timer
 thread is used.
 """

@@ -3,14 +3,16 @@
 A consumer admits the socket (``kondavo.games.discipline``: the per-address connect gate,
 the owner's cool-down and the socket caps shared by every Daphne), authenticates (session
 -> Player), spends the socket's frame budget before looking at a frame (a junk frame costs
-O(1) and never reaches the database or the channel layer), checks the frame's limits,
-dispatches each ``t`` to one handler that calls a service off the event loop, and turns a
+O(1) and never reaches the database or the bus), checks the frame's limits, dispatches
+each ``t`` to one handler that calls a service off the event loop, and turns a
 ``GameError`` into an ``error`` frame. Group messages come through this process's
-``kondavo.games.hub``. All logic is in services/selectors.
+``kondavo.games.hub`` (no socket has a channel of its own: Channels' channel layer is not
+used). All logic is in services/selectors.
 """
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -96,12 +98,16 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
     hub_pending: list[dict[str, Any]]
     hub_overflow = False
     MAX_PENDING = 1000
+    # No channel layer: the hub delivers group messages (an alias that names no layer).
+    channel_layer_alias = "kondavo-no-channel-layer"
 
     def handlers(self) -> dict[str, Handler]:
         raise NotImplementedError
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         events.bind_loop()  # service calls of this socket publish through this loop
+        # This socket's id (caps registry, presence): unique across processes.
+        self.channel_name = f"ws.{secrets.token_hex(10)}"
         await super().__call__(scope, receive, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -255,7 +261,7 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         self.busy = False
 
     async def hub_reconnected(self) -> None:
-        """The channel layer came back (messages may have been lost): resync the client
+        """The bus came back (messages may have been lost): resync the client
         (now, or when the consumer is done with what it is handling)."""
         if self.busy:
             self.hub_overflow = True
@@ -378,7 +384,7 @@ class GameConsumer(_ProtocolConsumer):
     async def do_ping(self, data: dict[str, Any]) -> None:
         """The heartbeat: this socket counts as present for another ttl. ``pong`` carries
         the game's version as the database has it, not this socket's: an event lost on the
-        way (an overloaded channel layer drops messages) shows up as a gap at the next
+        way (a bus connection lost for a moment) shows up as a gap at the next
         ping, and the client resyncs. A presence change nobody announced (a socket that
         died without closing has expired) is sent to this socket before the ``pong``."""
         await self.heartbeat_registry()
@@ -470,7 +476,7 @@ class GameConsumer(_ProtocolConsumer):
 
         return handler
 
-    # --- channel layer messages (through the hub)
+    # --- bus messages (through the hub)
     async def game_event(self, message: dict[str, Any]) -> None:
         for frame in message["frames"]:
             if frame["v"] <= self.version:
@@ -569,7 +575,7 @@ class LobbyConsumer(_ProtocolConsumer):
         await database_sync_to_async(services.seek_accept)(seek_id=data.get("id"),
                                                           player=player)
 
-    # --- channel layer messages (through the hub)
+    # --- bus messages (through the hub)
     async def lobby_seeks(self, message: dict[str, Any]) -> None:
         version = int(message["version"])
         if version < self.version:

@@ -1,4 +1,5 @@
-"""Publishing to the channel layer. Services call these from ``transaction.on_commit`` only.
+"""Publishing on the bus (``kondavo.games.bus``). Services call these from
+``transaction.on_commit`` only.
 
 Groups: ``game.<id>`` (everyone watching a game), ``lobby`` (everyone in the lobby) and
 ``player.<pk>`` (one player's lobby sockets, for "your seek was accepted") and ``notify.<pk>``
@@ -8,12 +9,13 @@ hands its messages to the process's sockets.
 
 A publish never waits for a busy event loop and is never dropped because one is busy:
 
-- With Redis (several processes), messages go out from this process's **send thread**, an
-  event loop of its own that does nothing else, so a Daphne whose main loop is loaded (a
-  flood, a crowd) still publishes each move at once. A send that fails (Redis restarting)
-  is tried again with a growing pause for ``retry_for`` seconds; the clients meanwhile
-  notice the gap at their next ``pong`` (which carries the database's version) and resync.
-- With the in-memory layer (the embedded mode: one process), the sockets are served by the
+- With Redis (several processes: the bus is Redis pub/sub), messages go out from this
+  process's **send thread**, an event loop of its own that does nothing else, so a Daphne
+  whose main loop is loaded (a flood, a crowd) still publishes each move at once. A send
+  that fails (Redis restarting) is tried again with a growing pause for ``retry_for``
+  seconds; the clients meanwhile notice the gap at their next ``pong`` (which carries the
+  database's version) and resync.
+- In the embedded mode (one process, the in-process bus), the sockets are served by the
   main loop, so messages are handed to it (``call_soon_threadsafe``, no waiting): a busy
   loop delivers them late, never loses them.
 
@@ -42,10 +44,9 @@ import time
 from collections import deque
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
+from kondavo.games.bus import LocalBus, bus
 from kondavo.games.wire import encode_frame
 
 log = logging.getLogger(__name__)
@@ -79,18 +80,18 @@ class _Lanes:
         self.coalesced: dict[str, dict[str, Any]] = {}  # group -> latest pending presence
         self.last_presence: dict[str, float] = {}  # group -> when the last one went out
 
-    def put(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+    def put(self, sink: Any, group: str, message: dict[str, Any]) -> None:
         lane = hash(group) % LANES
         queue = self.queues[lane]
         if len(queue) >= self.publisher.max_queued:
             log.warning("publish queue full: dropping a message to %s (clients resync)", group)
             return
-        queue.append((layer, group, message))
+        queue.append((sink, group, message))
         task = self.running[lane]
         if task is None or task.done():
             self.running[lane] = self.loop.create_task(self._drain(lane))
 
-    def put_presence(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+    def put_presence(self, sink: Any, group: str, message: dict[str, Any]) -> None:
         """At most one presence message per group per interval; the latest wins."""
         interval = self.publisher.presence_interval()
         now = time.monotonic()
@@ -100,11 +101,11 @@ class _Lanes:
             return
         wait = self.last_presence.get(group, -1e9) + interval - now
         if wait <= 0:
-            self._flush_presence(layer, group)
+            self._flush_presence(sink, group)
         else:
-            self.loop.call_later(wait, self._flush_presence, layer, group)
+            self.loop.call_later(wait, self._flush_presence, sink, group)
 
-    def _flush_presence(self, layer: Any, group: str) -> None:
+    def _flush_presence(self, sink: Any, group: str) -> None:
         message = self.coalesced.pop(group, None)
         if message is None:
             return
@@ -113,13 +114,13 @@ class _Lanes:
             horizon = time.monotonic() - 60
             for key in [k for k, t in self.last_presence.items() if t < horizon]:
                 del self.last_presence[key]
-        self.put(layer, group, message)
+        self.put(sink, group, message)
 
     async def _drain(self, lane: int) -> None:
         queue = self.queues[lane]
         while queue:
-            layer, group, message = queue[0]
-            await self.publisher.deliver(layer, group, message)
+            sink, group, message = queue[0]
+            await self.publisher.deliver(sink, group, message)
             queue.popleft()
 
     def pending(self) -> int:
@@ -127,7 +128,7 @@ class _Lanes:
 
 
 class _SendThread:
-    """This process's event loop for sends to a shared (Redis) layer."""
+    """This process's event loop for publishing on a shared (Redis) bus."""
 
     def __init__(self, publisher: Publisher) -> None:
         self.loop = asyncio.new_event_loop()
@@ -149,10 +150,10 @@ class _SendThread:
     def alive(self) -> bool:
         return self.pid == os.getpid() and self.thread.is_alive()
 
-    def submit(self, layer: Any, group: str, message: dict[str, Any], presence: bool) -> None:
+    def submit(self, sink: Any, group: str, message: dict[str, Any], presence: bool) -> None:
         """Hand a send to the thread's loop. The loop is woken (a write to its self-pipe)
         only when it has not been woken already for earlier sends still in the inbox."""
-        self.inbox.append((layer, group, message, presence))
+        self.inbox.append((sink, group, message, presence))
         if not self.wake_pending:
             self.wake_pending = True
             self.loop.call_soon_threadsafe(self._take_inbox)
@@ -161,9 +162,9 @@ class _SendThread:
         self.wake_pending = False  # first: a send added from now on wakes the loop again
         inbox = self.inbox
         while inbox:
-            layer, group, message, presence = inbox.popleft()
+            sink, group, message, presence = inbox.popleft()
             put = self.lanes.put_presence if presence else self.lanes.put
-            put(layer, group, message)
+            put(sink, group, message)
 
     def drain(self, timeout: float) -> bool:
         """Wait up to ``timeout`` s until nothing is left to send (e.g. before exiting)."""
@@ -183,7 +184,7 @@ class _SendThread:
 
 
 class Publisher:
-    """The one way the games app sends to the channel layer (see the module docstring)."""
+    """The one way the games app publishes (see the module docstring)."""
 
     timeout = 5.0  # one attempt at a send
     retry_for = 20.0  # how long a failing send is tried again
@@ -205,15 +206,13 @@ class Publisher:
             return _LOOP.get()
 
     def send(self, group: str, message: dict[str, Any], *, presence: bool = False) -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
+        sink = bus()
         message = {**message, "group": group}
         try:
-            if isinstance(layer, InMemoryChannelLayer):
-                self._send_in_process(layer, group, message, presence)
+            if isinstance(sink, LocalBus):
+                self._send_in_process(sink, group, message, presence)
             else:
-                self.send_thread().submit(layer, group, message, presence)
+                self.send_thread().submit(sink, group, message, presence)
         except Exception:  # the move is committed; a lost broadcast is healed by resync
             log.exception("could not publish to %s", group)
 
@@ -226,12 +225,12 @@ class Publisher:
                     thread = self._thread = _SendThread(self)
         return thread
 
-    def _send_in_process(self, layer: Any, group: str, message: dict[str, Any],
+    def _send_in_process(self, sink: LocalBus, group: str, message: dict[str, Any],
                          presence: bool) -> None:
-        """The in-memory layer's sockets live on the bound main loop: hand it the send."""
+        """The embedded mode's sockets live on the bound main loop: hand it the send."""
         loop = self.bound_loop()
         if loop is None or loop.is_closed():  # a script, a test: no serving loop
-            async_to_sync(self.deliver, force_new_loop=True)(layer, group, message)
+            sink.publish_now(group, message)
             return
         if not loop.is_running():
             log.warning("not publishing to %s: the event loop has stopped", group)
@@ -247,20 +246,20 @@ class Publisher:
         except RuntimeError:
             on_loop = False
         if on_loop:
-            put(layer, group, message)
+            put(sink, group, message)
         else:
             try:
-                loop.call_soon_threadsafe(put, layer, group, message)
+                loop.call_soon_threadsafe(put, sink, group, message)
             except RuntimeError:  # closed in the meantime: shutting down
                 log.warning("not publishing to %s: the event loop is closed", group)
 
-    async def deliver(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+    async def deliver(self, sink: Any, group: str, message: dict[str, Any]) -> None:
         """Send now; on failure try again with a growing pause for ``retry_for`` seconds."""
         deadline = time.monotonic() + self.retry_for
         pause = 0.05
         while True:
             try:
-                await asyncio.wait_for(layer.group_send(group, message), self.timeout)
+                await asyncio.wait_for(sink.publish(group, message), self.timeout)
                 return
             except asyncio.CancelledError:
                 raise

@@ -2,7 +2,7 @@
 
 - ``DATABASE_URL``: unset -> SQLite file ``db.sqlite3`` in the repository directory;
   ``postgres://user:pass@host:port/name`` -> PostgreSQL; ``sqlite:///relative/or/absolute``.
-- ``REDIS_URL``: unset -> in-memory channel layer, Celery tasks run eagerly in-process
+- ``REDIS_URL``: unset -> in-process bus, Celery tasks run eagerly in-process
   (``KONDAVO_BOT_INPROCESS``); set -> channels_redis layer and Celery broker on Redis.
 - ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma separated).
 """
@@ -220,10 +220,10 @@ REDIS_SCHEMES = {"redis", "rediss", "unix"}
 
 
 def channel_redis_urls(redis_url: str | None, shard_urls: list[str] | None = None) -> list[str]:
-    """The channel layer's Redis servers: ``CHANNEL_REDIS_URLS`` (comma separated), else
-    ``REDIS_URL`` alone; none without Redis. channels-redis shards channels and groups over
-    them by a hash of their names, so every process must list the same URLs in the same
-    order. Presence, the cache and Celery stay on ``REDIS_URL``, hence it is required too.
+    """The bus's Redis servers: ``CHANNEL_REDIS_URLS`` (comma separated), else ``REDIS_URL``
+    alone; none without Redis. The bus (kondavo/games/bus.py) shards groups over them by a
+    hash of their names, so every process must list the same URLs in the same order.
+    Presence, the cache and Celery stay on ``REDIS_URL``, hence it is required too.
     """
     if not shard_urls:
         return [redis_url] if redis_url else []
@@ -239,42 +239,17 @@ def channel_redis_urls(redis_url: str | None, shard_urls: list[str] | None = Non
     return list(shard_urls)
 
 
-def channel_layers_for(redis_url: str | None,
-                       shard_urls: list[str] | None = None) -> dict[str, Any]:
-    """Channel layer: in-memory without Redis, else kondavo.channel_layer's Redis layer
-    (channels-redis that rides out a Redis restart) on ``channel_redis_urls``.
-
-    The three Redis settings are required with redis-py 8 + channels-redis 4.3
-    (channels_redis#422, redis-py#4091): ``socket_timeout: None`` (redis-py's new 5 s default
-    equals channels-redis' 5 s blocking read and closes idle sockets with 1011), a
-    ``max_connections`` far above the default 100, and a layer ``capacity`` far above 100
-    (otherwise group messages are silently dropped "over capacity" during fan-out).
-    """
-    urls = channel_redis_urls(redis_url, shard_urls)
-    if not urls:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    max_connections = env_int("CHANNEL_LAYER_MAX_CONNECTIONS", 1000)
+def bus_settings_for(redis_url: str | None,
+                     shard_urls: list[str] | None = None) -> dict[str, Any]:
+    """The bus between web processes (kondavo/games/bus.py): Redis pub/sub on
+    ``channel_redis_urls``, else (no Redis: the embedded mode) inside the process."""
     return {
-        "default": {
-            "BACKEND": "kondavo.channel_layer.ResilientRedisChannelLayer",
-            "CONFIG": {
-                "hosts": [
-                    {"address": url, "socket_timeout": None, "max_connections": max_connections}
-                    for url in urls
-                ],
-                "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1500),
-                "expiry": 60,
-                "prefix": env_str("CHANNEL_LAYER_PREFIX", "kondavo"),
-                # A send or group send gives up after this many seconds while Redis is down
-                # or hangs (the move is stored; clients resync), instead of hanging too. A
-                # refused connection fails at once; the bound is for a server that does not
-                # answer, and stays above what a send takes on a loaded machine.
-                "operation_timeout": env_seconds("CHANNEL_LAYER_TIMEOUT", 5.0),
-                # After a Redis restart the layer joins this process's groups again and
-                # sends this message to each re-joined channel (kondavo/channel_layer.py).
-                "rejoin_message_type": "layer.rejoined",
-            },
-        }
+        "KONDAVO_BUS_URLS": channel_redis_urls(redis_url, shard_urls),
+        "KONDAVO_BUS_PREFIX": env_str("KONDAVO_BUS_PREFIX", "kondavo"),
+        # A publish gives up after this many seconds while Redis does not answer (it is
+        # tried again for a while; the move is stored and clients resync). A refused
+        # connection (Redis restarting) fails at once.
+        "KONDAVO_BUS_TIMEOUT": env_seconds("KONDAVO_BUS_TIMEOUT", 5.0),
     }
 
 
@@ -585,8 +560,10 @@ KONDAVO_SERVE_STATIC = env_bool("KONDAVO_SERVE_STATIC", False)
 # --------------------------------------------------------------------------- channels / celery
 
 REDIS_URL = env_str("REDIS_URL")
-# The channel layer may be sharded over several Redis servers (CHANNEL_REDIS_URLS).
-CHANNEL_LAYERS = channel_layers_for(REDIS_URL, env_list("CHANNEL_REDIS_URLS"))
+# The bus may be sharded over several Redis servers (CHANNEL_REDIS_URLS). Channels' own
+# channel layer is not used: every socket's group messages come through the process's hub.
+globals().update(bus_settings_for(REDIS_URL, env_list("CHANNEL_REDIS_URLS")))
+CHANNEL_LAYERS: dict[str, Any] = {}
 # The cache holds the rate-limit counters, so it must be shared by every web process:
 # Redis (CACHE_REDIS_URL, default REDIS_URL) when there is one, else this process's memory.
 CACHES = caches_for(env_str("CACHE_REDIS_URL") or REDIS_URL)

@@ -34,7 +34,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["OPTIONS"].pop("pool", None)
 
 # The rate-limit cache in its own Redis database (3; Celery tests use 1) so that tests can
-# clear it between tests without touching the channel layer. Daphne children that tests
+# clear it between tests without touching anything else. Daphne children that tests
 # start compute the same URL from the same environment.
 if REDIS_URL and not env_str("CACHE_REDIS_URL"):
     CACHES = caches_for(REDIS_URL.rsplit("/", 1)[0] + "/3" if REDIS_URL.count("/") >= 3

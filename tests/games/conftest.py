@@ -68,10 +68,10 @@ def recorded_side_effects(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any
 
 
 @pytest.fixture(autouse=True)
-def _fresh_channel_layer() -> None:
-    """A new channel layer per test: each async test has its own event loop, and the Redis
-    layer's locks and connections belong to the loop that made them."""
-    from channels.layers import channel_layers
+def _fresh_bus() -> None:
+    """A new bus per test: each async test has its own event loop and hub, and nothing a
+    test subscribed to should reach the next one."""
+    from kondavo.games import bus
 
-    channel_layers.backends.clear()
+    bus._bus = None
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from channels.layers import InMemoryChannelLayer
 
 from kondavo.games import events
+from kondavo.games.bus import LocalBus, Subscription
 
 pytestmark = [pytest.mark.embedded, pytest.mark.timing]
 
@@ -66,59 +66,66 @@ def publish_from_pool_thread(loop: asyncio.AbstractEventLoop, group: str,
     return took[0]
 
 
+def subscribe_on(loop: asyncio.AbstractEventLoop, bus: Any, group: str) -> Subscription:
+    async def make() -> Subscription:
+        sub = bus.subscribe()
+        await sub.add(group)
+        return sub
+
+    return asyncio.run_coroutine_threadsafe(make(), loop).result(5)
+
+
 def test_publishes_on_the_running_main_loop(loop_thread: LoopThread,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    layer = InMemoryChannelLayer()
-    monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
-    channel = asyncio.run_coroutine_threadsafe(layer.new_channel(), loop_thread.loop).result(5)
-    asyncio.run_coroutine_threadsafe(layer.group_add("g", channel), loop_thread.loop).result(5)
+    bus = LocalBus()
+    monkeypatch.setattr(events, "bus", lambda: bus)
+    sub = subscribe_on(loop_thread.loop, bus, "g")
     publish_from_pool_thread(loop_thread.loop, "g", {"type": "x.y", "n": 1})
-    got = asyncio.run_coroutine_threadsafe(layer.receive(channel), loop_thread.loop).result(5)
+    got = asyncio.run_coroutine_threadsafe(sub.get(), loop_thread.loop).result(5)
     assert got == {"type": "x.y", "n": 1, "group": "g"}
 
 
 def test_a_stopped_loop_is_not_waited_for(loop_thread: LoopThread,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(events, "get_channel_layer", InMemoryChannelLayer)
+    monkeypatch.setattr(events, "bus", LocalBus)
     loop_thread.stop()  # stopped, not closed: Daphne after SIGTERM
     assert publish_from_pool_thread(loop_thread.loop, "g", {"type": "x.y"}) < 0.5
 
 
 def test_a_busy_main_loop_delays_an_in_process_send_but_never_loses_it(
         loop_thread: LoopThread, monkeypatch: pytest.MonkeyPatch) -> None:
-    layer = InMemoryChannelLayer()
-    monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
-    channel = asyncio.run_coroutine_threadsafe(layer.new_channel(), loop_thread.loop).result(5)
-    asyncio.run_coroutine_threadsafe(layer.group_add("g", channel), loop_thread.loop).result(5)
+    bus = LocalBus()
+    monkeypatch.setattr(events, "bus", lambda: bus)
+    sub = subscribe_on(loop_thread.loop, bus, "g")
     loop_thread.loop.call_soon_threadsafe(time.sleep, 1.0)  # the loop is busy for 1 s
     took = [publish_from_pool_thread(loop_thread.loop, "g", {"type": "x.y", "n": n})
             for n in range(50)]
     assert max(took) < 0.2  # the publishing thread never waits for the loop
-    got = [asyncio.run_coroutine_threadsafe(layer.receive(channel), loop_thread.loop).result(5)
+    got = [asyncio.run_coroutine_threadsafe(sub.get(), loop_thread.loop).result(5)
            for _ in range(50)]
     assert [m["n"] for m in got] == list(range(50))  # all of them, in order
 
 
-class HangingLayer:
-    """A shared layer whose sends never complete (Redis gone silent)."""
+class HangingBus:
+    """A shared bus whose publishes never complete (Redis gone silent)."""
 
     attempts = 0
 
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        HangingLayer.attempts += 1
+    async def publish(self, group: str, message: dict[str, Any]) -> None:
+        HangingBus.attempts += 1
         await asyncio.Event().wait()
 
 
 def test_a_send_that_never_completes_never_blocks_the_publisher(
         loop_thread: LoopThread, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(events, "get_channel_layer", HangingLayer)
+    monkeypatch.setattr(events, "bus", HangingBus)
     monkeypatch.setattr(events.publisher, "timeout", 0.2)
     monkeypatch.setattr(events.publisher, "retry_for", 0.5)
-    HangingLayer.attempts = 0
+    HangingBus.attempts = 0
     assert publish_from_pool_thread(loop_thread.loop, "g", {"type": "x.y"}) < 0.1
     assert loop_thread.loop.is_running()
     time.sleep(1.5)  # tried again with a growing pause, then given up (clients resync)
-    assert 2 <= HangingLayer.attempts <= 6
+    assert 2 <= HangingBus.attempts <= 6
     assert events.publisher.flush(timeout=2.0)
 
 
@@ -128,16 +135,10 @@ def test_the_send_thread_publishes_while_the_main_loop_is_busy(
     """With Redis, a move's message leaves at once even when the serving loop is frozen."""
     if not settings.REDIS_URL:
         pytest.skip("needs REDIS_URL")
-    from channels.layers import get_channel_layer
+    from kondavo.games.bus import RedisBus, bus
 
-    layer = get_channel_layer()
-
-    async def subscribe() -> str:
-        channel = await layer.new_channel()
-        await layer.group_add("busy-test", channel)
-        return channel
-
-    channel = asyncio.run_coroutine_threadsafe(subscribe(), loop_thread.loop).result(5)
+    assert isinstance(bus(), RedisBus)
+    sub = subscribe_on(loop_thread.loop, bus(), "busy-test")
     loop_thread.loop.call_soon_threadsafe(time.sleep, 1.5)  # the serving loop is frozen
     time.sleep(0.05)
     for n in range(20):
@@ -145,7 +146,7 @@ def test_the_send_thread_publishes_while_the_main_loop_is_busy(
     assert events.publisher.flush(timeout=1.0)  # all sent while the loop is still frozen
 
     async def read() -> list[int]:
-        return [(await layer.receive(channel))["n"] for _ in range(20)]
+        return [(await sub.get())["n"] for _ in range(20)]
 
     assert asyncio.run_coroutine_threadsafe(read(), loop_thread.loop).result(10) == list(
         range(20))

@@ -28,10 +28,12 @@ def test_load_bench_small_run(artifacts_dir: Path) -> None:
     out = proc.stdout + proc.stderr
     (artifacts_dir / "load-bench.out").write_text(out)
     assert proc.returncode == 0, out
-    assert "channel layer on 2 Redis shards" in out, out
+    assert "bus on 2 Redis shards" in out, out
     f = json.loads(out_json.read_text())
     assert f["sent"] == f["confirmed"] == 6 * 8, out  # 8 plies, then the side to move resigns
     assert f["lost"] == 0 and f["failures"] == 0 and f["errors"] == {}, out
     assert f["finished"] == 6, out
     assert f["server_cpu_s"] > 0 and f["moves_per_cpu_s"] > 0, out
+    assert set(f["server_cpu_by_role"]) <= {"daphne", "postgres", "redis"}, out
+    assert f["server_cpu_by_role"]["daphne"] > 0, out
     assert 0 < f["opponent_ms"]["p50"] <= f["opponent_ms"]["p99"] <= f["opponent_ms"]["max"], out

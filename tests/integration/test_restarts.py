@@ -1,4 +1,4 @@
-"""Redis and PostgreSQL restarts cost a reconnect (kondavo/channel_layer.py,
+"""Redis and PostgreSQL restarts cost a reconnect (kondavo/games/bus.py,
 kondavo/redis_clients.py, kondavo/outages.py).
 
 Each test starts its own throwaway Redis (and, for the PostgreSQL test, its own throwaway
@@ -243,7 +243,7 @@ async def play_and_see(mover: Client, watchers: list[Client], ply: int,
 
 async def seen(client: Client, ply: int, deadline: float) -> dict[str, Any]:
     """The client's view once it has ``ply`` moves: a ``move`` frame, or a ``state`` (a
-    socket resynced after the layer re-joined its groups gets the move in its state)."""
+    socket resynced after the bus subscribed again gets the move in its state)."""
     while True:
         frame = await client.next_frame("move", "state",
                                         timeout=max(deadline - time.monotonic(), 0.01))
@@ -279,8 +279,8 @@ def test_redis_restart_keeps_sockets_and_moves_flow_again(
         redis_server.kill()
         await asyncio.sleep(1.0)  # Redis stays down for a second: its data is gone
         redis_server.start()
-        # The layer noticed (its watch) and joined this process's groups again.
-        await asyncio.to_thread(daphne.wait_for_log, r"re-joined their groups", 15)
+        # The bus noticed (its reader lost the connection) and subscribed again.
+        await asyncio.to_thread(daphne.wait_for_log, r"subscribed again", 15)
 
         for client in clients:  # every socket is still open and answers
             await client.send("ping")
@@ -347,90 +347,84 @@ def test_postgres_restart_gives_503_and_error_frames_then_works(
     assert "Exception inside application" not in log and "Traceback" not in log, log[-4000:]
 
 
-# --------------------------------------------------------------------------- the layer itself
+# --------------------------------------------------------------------------- the bus itself
 
-def layer_on(*servers: RedisServer, **config: Any) -> Any:
-    from kondavo.channel_layer import ResilientRedisChannelLayer
+def bus_on(*servers: RedisServer, **config: Any) -> Any:
+    from kondavo.games.bus import RedisBus
 
-    hosts = [{"address": s.url, "socket_timeout": None} for s in servers]
-    return ResilientRedisChannelLayer(hosts=hosts, prefix="restart-test", capacity=100,
-                                      rejoin_message_type="layer.rejoined", **config)
+    return RedisBus([s.url for s in servers], "restart-test", **config)
 
 
 @pytest.mark.timing
-async def test_layer_bounds_sends_and_keeps_receiving_through_a_restart(
+async def test_bus_bounds_publishes_and_resubscribes_after_a_restart(
         redis_server: RedisServer) -> None:
-    from kondavo.channel_layer import ChannelLayerUnavailable
+    from kondavo.games.bus import RECONNECTED, BusUnavailable
 
-    layer = layer_on(redis_server, operation_timeout=1.0, max_retry_delay=0.5,
-                     watch_interval=0.2)
-    channel = await layer.new_channel()
-    await layer.group_add("game.abc", channel)
-    await layer.group_send("game.abc", {"type": "hello", "n": 1})
-    assert (await asyncio.wait_for(layer.receive(channel), 5))["n"] == 1
-    receiving = asyncio.ensure_future(layer.receive(channel))  # waits through the outage
+    bus = bus_on(redis_server, operation_timeout=1.0, max_retry_delay=0.5)
+    sub = bus.subscribe()
+    await sub.add("game.abc")
+    await bus.publish("game.abc", {"type": "hello", "n": 1})
+    assert (await asyncio.wait_for(sub.get(), 5))["n"] == 1
+    receiving = asyncio.ensure_future(sub.get())  # waits through the outage
 
     await asyncio.to_thread(redis_server.kill)
     started = time.monotonic()
-    with pytest.raises(ChannelLayerUnavailable):
-        await layer.group_send("game.abc", {"type": "hello", "n": 2})
-    with pytest.raises(ChannelLayerUnavailable):
-        await layer.send(channel, {"type": "hello", "n": 3})
+    with pytest.raises(BusUnavailable):
+        await bus.publish("game.abc", {"type": "hello", "n": 2})
     assert time.monotonic() - started < 2 * 1.0 + 0.5  # bounded, not hanging
-    await layer.group_add("game.xyz", channel)  # no error: joined when Redis is back
+    await sub.add("game.xyz")  # no error: subscribed when Redis is back
     await asyncio.sleep(0.5)
-    assert not receiving.done()  # the receive loop did not raise
+    assert not receiving.done()  # nothing came, nothing raised
 
     await asyncio.to_thread(redis_server.start)
-    # The watch finds the data lost and joins both groups again; the channel is told.
+    # The reader connects again, subscribes to both groups and says so (the hub resyncs).
     notice = await asyncio.wait_for(receiving, 10)
-    assert notice == {"type": "layer.rejoined", "generation": 1}
-    assert layer.generation == 1
-    await layer.group_send("game.abc", {"type": "hello", "n": 4})
-    await layer.group_send("game.xyz", {"type": "hello", "n": 5})
-    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+    assert notice["type"] == RECONNECTED
+    await bus.publish("game.abc", {"type": "hello", "n": 4})
+    await bus.publish("game.xyz", {"type": "hello", "n": 5})
+    got = [await asyncio.wait_for(sub.get(), 5) for _ in range(2)]
     assert sorted(m["n"] for m in got) == [4, 5]
-    # A discarded membership is not added again after the next restart.
-    await layer.group_discard("game.xyz", channel)
-    await layer.close_pools()
+    # A discarded group's messages no longer come.
+    await sub.discard("game.xyz")
+    await bus.publish("game.xyz", {"type": "hello", "n": 6})
+    await bus.publish("game.abc", {"type": "hello", "n": 7})
+    assert (await asyncio.wait_for(sub.get(), 5))["n"] == 7
+    await sub.close()
 
 
 @pytest.mark.timing
-async def test_sharded_layer_rejoins_only_the_restarted_shard(tmp_path: Path) -> None:
+async def test_sharded_bus_reconnects_only_the_restarted_shard(tmp_path: Path) -> None:
+    from kondavo.games.bus import RECONNECTED, shard_of
+
     servers = [RedisServer(tmp_path / str(i)) for i in range(2)]
     for server in servers:
         server.workdir.mkdir()
         server.start()
     try:
-        layer = layer_on(*servers, max_retry_delay=0.5, watch_interval=0.2)
-        channel = await layer.new_channel()
+        bus = bus_on(*servers, max_retry_delay=0.5)
+        sub = bus.subscribe()
         groups = [f"game.g{i}" for i in range(40)]
         for group in groups:
-            await layer.group_add(group, channel)
-        on_shard = {i: [g for g in groups if layer.consistent_hash(g) == i] for i in (0, 1)}
-        assert on_shard[0] and on_shard[1]  # channels-redis spread them over both
+            await sub.add(group)
+        on_shard = {i: [g for g in groups if shard_of(g, 2) == i] for i in (0, 1)}
+        assert on_shard[0] and on_shard[1]  # spread over both
+
+        import redis
+
+        for i, server in enumerate(servers):  # each shard holds its own groups' channels
+            names = {c.decode() for c in redis.Redis.from_url(server.url).pubsub_channels()}
+            assert names == {f"restart-test:{g}" for g in on_shard[i]}
 
         await asyncio.to_thread(servers[1].kill)
         await asyncio.sleep(0.3)
         await asyncio.to_thread(servers[1].start)
-        notice = await asyncio.wait_for(layer.receive(channel), 10)
-        assert notice["type"] == "layer.rejoined" and layer.generation == 1
-        import redis
-
-        for i, server in enumerate(servers):
-            client = redis.Redis.from_url(server.url)
-            for group in on_shard[i]:
-                assert client.zcard(f"restart-test:group:{group}") == 1
+        notice = await asyncio.wait_for(sub.get(), 10)
+        assert notice == {"type": RECONNECTED, "shard": 1}
         for n, group in enumerate(groups):
-            await layer.group_send(group, {"type": "hello", "n": n})
-        got = {(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in groups}
+            await bus.publish(group, {"type": "hello", "n": n})
+        got = {(await asyncio.wait_for(sub.get(), 5))["n"] for _ in groups}
         assert got == set(range(len(groups)))
-        # A direct send to a process channel reaches it, whichever shard its name hashes to.
-        for n in range(8):
-            other = await layer.new_channel()
-            await layer.send(other, {"type": "direct", "n": n})
-            assert (await asyncio.wait_for(layer.receive(other), 5))["n"] == n
-        await layer.close_pools()
+        await sub.close()
     finally:
         for server in servers:
             server.kill()
