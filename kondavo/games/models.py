@@ -86,6 +86,11 @@ class Game(models.Model):
 
     draw_offer = models.CharField(max_length=5, choices=Side.choices, null=True, blank=True)
     rematch_offer = models.CharField(max_length=5, choices=Side.choices, null=True, blank=True)
+    # A takeback offer between people (casual games): the side offering and the ply it was
+    # made at. It lives at that ply only: any move ends it (services/takeback.py).
+    takeback_offer = models.CharField(max_length=5, choices=Side.choices, null=True,
+                                      blank=True)
+    takeback_offer_ply = models.PositiveIntegerField(null=True, blank=True)
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
     )
