@@ -302,6 +302,9 @@ class GameConsumer(_ProtocolConsumer):
             "claim_victory": self._action(services.game_claim_victory),
             "claim_draw": self._action(services.game_claim_draw),
             "takeback": self.do_takeback,
+            "takeback_offer": self._ply_action(services.game_takeback_offer),
+            "takeback_accept": self._ply_action(services.game_takeback_accept),
+            "takeback_decline": self._ply_action(services.game_takeback_decline, False),
             "join": self.do_join,
             "resync": self.do_resync,
             "flag": self.do_flag,
@@ -473,6 +476,18 @@ class GameConsumer(_ProtocolConsumer):
             if self.player is None:
                 raise GameError("not_a_player", "you are not playing in this game")
             await db_call(service)(game_id=self.game_id, player=self.player)
+
+        return handler
+
+    def _ply_action(self, service: Callable[..., Any], needs_ply: bool = True) -> Handler:
+        """A player's action naming the ply the board shows (``{"ply": N}``)."""
+        async def handler(data: dict[str, Any]) -> None:
+            if needs_ply and "ply" not in data:
+                raise GameError("bad_request", 'this frame is {"ply": N}: the moves played')
+            if self.player is None:
+                raise GameError("not_a_player", "you are not playing in this game")
+            await db_call(service)(game_id=self.game_id, player=self.player,
+                                   ply=data.get("ply"))
 
         return handler
 

@@ -11,6 +11,9 @@
 - the bot rating reader: ``register_bot_rating_reader(fn)`` with ``fn(ruleset, level)`` ->
   int or None, a computer level's nominal rating in a ruleset (the bots app's measurements).
   Without one a bot shows its level alone.
+- the rating changes reader: ``register_rating_changes_reader(fn)`` with ``fn(game)`` -> a
+  mapping of side to ``{before, after, delta}``, or None: what a finished rated game did to
+  its players' ratings (the rating app's record). Without one no change is shown.
 - the ruleset choices reader: ``register_ruleset_choices_reader(fn)`` with ``fn()`` -> a
   mapping of ruleset key to ``(enabled, position)``: the operator's choices made in the admin
   (the front end's rows). Without one the ``KONDAVO_RULESETS`` setting alone decides.
@@ -38,6 +41,7 @@ game_finished = Signal()
 BotMover = Callable[[str, int], None]
 RatingReader = Callable[..., "int | None"]
 BotRatingReader = Callable[[str, int], "int | None"]
+RatingChangesReader = Callable[[Any], "dict[str, Any] | None"]
 RulesetChoicesReader = Callable[[], Mapping[str, tuple[bool, int]]]
 Notifier = Callable[..., None]
 
@@ -63,6 +67,7 @@ class _Registry:
     bot_mover: BotMover | None = None
     rating_reader: RatingReader | None = None
     bot_rating_reader: BotRatingReader | None = None
+    rating_changes_reader: RatingChangesReader | None = None
     ruleset_choices_reader: RulesetChoicesReader | None = None
     notifier: Notifier | None = None
     game_events_listener: GameEventsListener | None = None
@@ -81,6 +86,10 @@ def register_rating_reader(fn: RatingReader) -> None:
 
 def register_bot_rating_reader(fn: BotRatingReader) -> None:
     registry.bot_rating_reader = fn
+
+
+def register_rating_changes_reader(fn: RatingChangesReader) -> None:
+    registry.rating_changes_reader = fn
 
 
 def register_ruleset_choices_reader(fn: RulesetChoicesReader) -> None:
@@ -135,6 +144,12 @@ def bot_rating(ruleset: str, level: int) -> int | None:
         return None
     value = reader(ruleset, level)
     return int(value) if value is not None else None
+
+
+def rating_changes(game: Any) -> dict[str, Any] | None:
+    """Per side ``{before, after, delta}`` of a rated game; None when unknown or not rated."""
+    reader = registry.rating_changes_reader
+    return reader(game) if reader is not None else None
 
 
 def ruleset_choices() -> Mapping[str, tuple[bool, int]]:

@@ -149,6 +149,32 @@ def viewer_may_take_back(game: Game, viewer: Player | None) -> bool:
                             opponent_kind=opponent.kind if opponent is not None else None)
 
 
+def takeback_offers_allowed(*, rated: bool, opponent_kind: str | None) -> bool:
+    """People may offer each other takebacks only in casual games (never rated, never
+    against the computer, which takes back at once instead)."""
+    return not rated and opponent_kind is not None and opponent_kind != Player.Kind.BOT
+
+
+def takeback_offer_of(game: Game) -> str | None:
+    """The side whose takeback offer stands: made at the game's current ply (any move since
+    ended it) in an active game; None otherwise."""
+    if (game.takeback_offer is None or game.status != Game.Status.ACTIVE
+            or game.takeback_offer_ply != game.ply):
+        return None
+    return game.takeback_offer
+
+
+def viewer_may_offer_takeback(game: Game, viewer: Player | None) -> bool:
+    """Whether ``viewer`` may send ``takeback_offer`` (a seated player of a casual game
+    against a person)."""
+    side = game.side_of(viewer)
+    if side is None:
+        return False
+    opponent = game.black if side == "white" else game.white
+    return takeback_offers_allowed(
+        rated=game.rated, opponent_kind=opponent.kind if opponent is not None else None)
+
+
 # --------------------------------------------------------------------------- watch
 
 def games_live(*, ruleset: str | None = None, scan: int = 300) -> list[Game]:

@@ -4,7 +4,8 @@ frame is encoded (docs/protocol.md describes them; this module is the reference)
 A frame is ``{"v": version, "t": type, "d": payload}`` (``v`` only where the protocol has
 one). Selectors read (models, plain values); services and consumers shape what goes out
 here, and nowhere else: the ``state`` of a game, its versioned events (``move``, ``end``,
-``draw_offer``, ``players``, ``rematch``, ``takeback``), ``presence``, the lobby's ``seeks``
+``draw_offer``, ``players``, ``rematch``, ``takeback``, ``takeback_offer``, ``ratings``),
+``presence``, the lobby's ``seeks``
 and a player's ``game`` / ``challenge`` notices, ``error``, the watch list's entries, and
 the notification socket's frames (``notifications``, ``notification``, ``unread``) with the
 payloads of each notification kind.
@@ -109,6 +110,21 @@ def result_payload(game: Game) -> dict[str, Any] | None:
     return {"winner": game.winner, "reason": game.reason, "score": selectors.result_score(game)}
 
 
+def ratings_payload(game: Game) -> dict[str, Any] | None:
+    """What a finished rated game did to its players' ratings: per side ``{before, after,
+    delta}`` (the rating app's record, through ``hooks.rating_changes``); None for other
+    games and while the game is not rated yet."""
+    if not game.rated or game.status != Game.Status.FINISHED:
+        return None
+    return hooks.rating_changes(game)
+
+
+def takeback_offer_payload(game: Game) -> dict[str, Any] | None:
+    """The standing takeback offer ``{by, ply}`` (it lives at its ply only), or None."""
+    by = selectors.takeback_offer_of(game)
+    return None if by is None else {"by": by, "ply": game.ply}
+
+
 def rematch_payload(game: Game) -> dict[str, Any] | None:
     if game.rematch_id:
         return {"game_id": game.rematch_id, "url": selectors.game_url(game.rematch_id)}
@@ -211,6 +227,9 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "rematch": rematch_payload(game),
         "rated": game.rated,
         "takeback_allowed": selectors.viewer_may_take_back(game, viewer),
+        "takeback_offers": selectors.viewer_may_offer_takeback(game, viewer),
+        "takeback_offer": takeback_offer_payload(game),
+        "ratings": ratings_payload(game),
         "time_control": game.time_control,
         "presence": presence,
         "claim_victory_after_ms": int(selectors.claim_seconds() * 1000),
@@ -244,6 +263,25 @@ def end_event(game: Game) -> dict[str, Any]:
     return {"status": game.status, "result": result_payload(game)}
 
 
+def end_ratings(frames: list[dict[str, Any]], game: Game) -> None:
+    """After the ``game_finished`` hook, in the transaction that ended the game (the rating
+    app rates it there): the write's ``end`` frame, not yet published, gets the game's
+    ``ratings`` (absent when it is not rated, or not yet)."""
+    if not game.rated:
+        return
+    ratings = ratings_payload(game)
+    if ratings is None:
+        return
+    for f in frames:
+        if f["t"] == "end":
+            f["d"]["ratings"] = ratings
+
+
+def ratings_event(game: Game) -> dict[str, Any]:
+    """``ratings``: the game's rating changes, applied after its ``end`` went out."""
+    return {"ratings": ratings_payload(game)}
+
+
 def abort_event(game: Game, *, reason: str, side: str | None) -> dict[str, Any]:
     """``end`` of an aborted game: no result, and why."""
     return {"status": game.status, "result": None, "abort": {"reason": reason, "side": side}}
@@ -272,6 +310,17 @@ def rematch_event(*, new_game_id: str | None = None,
 def takeback_event(*, ply: int, by: str) -> dict[str, Any]:
     """``takeback``: moves were taken back; ``ply`` the number of moves played now."""
     return {"ply": ply, "by": by}
+
+
+def takeback_offer_event(*, by: str | None, ply: int,
+                         declined_by: str | None = None) -> dict[str, Any]:
+    """``takeback_offer``: ``by`` the side offering to take back its last move at ``ply``,
+    or None when the offer is gone (``declined_by``: the side that said no; absent when the
+    offerer withdrew). A ``move`` ends an offer without this event."""
+    out: dict[str, Any] = {"by": by, "ply": ply}
+    if declined_by is not None:
+        out["declined_by"] = declined_by
+    return out
 
 
 # --------------------------------------------------------------------------- lobby

@@ -9,7 +9,8 @@ One module per job:
 - ``creation``: new games and their seats (``game_create``, ``game_join``, ...);
 - ``moves``: ``game_play_move``;
 - ``actions``: resign, draws, abort, claim victory, rematch;
-- ``takeback``: taking a move back in a casual game against the computer;
+- ``takeback``: taking a move back in a casual game against the computer, and takeback
+  offers between people in casual games;
 - ``challenge``: challenges to a named player (accept, decline, withdraw, expire) and the
   block list;
 - ``presence``: players' open sockets;
@@ -39,6 +40,7 @@ from kondavo.games.services.actions import (
     game_claim_victory,
     game_decline_draw,
     game_offer_draw,
+    game_ratings_published,
     game_rematch,
     game_resign,
 )
@@ -68,7 +70,12 @@ from kondavo.games.services.presence import (
     game_presence_open,
     presence_member,
 )
-from kondavo.games.services.takeback import game_takeback
+from kondavo.games.services.takeback import (
+    game_takeback,
+    game_takeback_accept,
+    game_takeback_decline,
+    game_takeback_offer,
+)
 
 __all__ = [
     "GameError", "blocked_names", "challenge_accept", "challenge_cancel", "challenge_create",
@@ -76,7 +83,9 @@ __all__ = [
     "game_claim_victory", "game_create", "game_create_friend", "game_create_vs_computer",
     "game_decline_draw", "game_flag_if_expired", "game_join", "game_offer_draw",
     "game_open_for_viewer", "game_play_move", "game_presence_close", "game_presence_heartbeat",
-    "game_presence_open", "game_rematch", "game_resign", "game_takeback", "presence_member",
+    "game_presence_open", "game_ratings_published", "game_rematch", "game_resign",
+    "game_takeback", "game_takeback_accept", "game_takeback_decline", "game_takeback_offer",
+    "presence_member",
     "player_block", "player_unblock", "seek_accept", "seek_cancel", "seek_cancel_all",
     "seek_create",
 ]

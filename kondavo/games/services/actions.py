@@ -183,3 +183,16 @@ def game_abort_by_staff(*, game_id: str, now: datetime | None = None) -> bool:
     clocks.abort(write, reason="by_staff", side=None)
     clocks.save(write)
     return True
+
+
+@transaction.atomic
+def game_ratings_published(*, game_id: str, now: datetime | None = None) -> bool:
+    """Send the game's sockets a versioned ``ratings`` event: for ratings applied after
+    the game's ``end`` went out (the rating app rates a game in the transaction that ends
+    it, and ``end`` carries them then). False (nothing sent) while the game has none."""
+    write = GameWrite.lock(game_id, clock.resolve(now))
+    if wire.ratings_payload(write.game) is None:
+        return False
+    write.add("ratings", wire.ratings_event(write.game))
+    write.save(fields=("version",))
+    return True
