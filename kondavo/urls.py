@@ -8,6 +8,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language at /i18n/setlang/
     path("games/", include("kondavo.games.urls")),
     path("accounts/", include("kondavo.accounts.urls")),
+    path("tournaments/", include("kondavo.tournaments.urls")),
     path("", include("rating.urls")),
     path("", include("frontend.urls")),
 ]

@@ -67,6 +67,10 @@ def notify_group(player_id: int) -> str:
     return f"notify.{player_id}"
 
 
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
 class _Lanes:
     """Ordered sends on one event loop: one FIFO per lane, lanes drained side by side.
     Every method runs on ``loop``'s thread."""
@@ -335,3 +339,11 @@ def publish_player(player_id: int, frame: dict[str, Any]) -> None:
 def publish_notify(player_id: int, frame: dict[str, Any]) -> None:
     """A frame for every notification socket of one player (``notify.frame``)."""
     _group_send(notify_group(player_id), {"type": "notify.frame", "frame": frame})
+
+def publish_tournament(tournament_id: int, message: dict[str, Any], *,
+                       coalesce: bool = False) -> None:
+    """A message for every socket of a tournament page (``tournament.<id>``, the
+    ``kondavo.tournaments`` app). ``coalesce``: at most one such message per tournament
+    every ``KONDAVO_PRESENCE_PUBLISH_SECONDS`` from each process, the latest winning (the
+    standings), as presence changes are per game."""
+    publisher.send(tournament_group(tournament_id), message, presence=coalesce)

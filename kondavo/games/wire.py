@@ -460,3 +460,35 @@ def challenge_sent(challenge: Challenge) -> dict[str, Any]:
 def game_frame(game_id: str) -> dict[str, Any]:
     """To the socket that accepted a challenge: the game to open."""
     return frame("game", {"id": game_id, "url": selectors.game_url(game_id)})
+
+
+# --------------------------------------------------------------------------- tournaments
+# The tournament socket's frames (``kondavo.tournaments``, docs/protocol.md "Tournament
+# socket"). Built from plain values: the games app never imports the tournaments app.
+
+def tournament_row(*, rank: int, player_id: int, name: str, rating: int | None, score: float,
+                   games: int, fire: bool, sheet: list[dict[str, Any]], playing: bool,
+                   paused: bool, withdrawn: bool, tiebreaks: list[float] | None
+                   ) -> dict[str, Any]:
+    """One line of the standings (``sheet``: the player's games, oldest first, each
+    ``{"p": points, "r": "w"|"d"|"l"|"b"|"v", "f": on fire, "k": berserk}``)."""
+    return {"rank": rank, "id": player_id, "name": name, "rating": rating, "score": score,
+            "games": games, "fire": fire, "sheet": sheet, "playing": playing,
+            "paused": paused, "withdrawn": withdrawn, "tiebreaks": tiebreaks}
+
+
+def tournament_standings_frame(data: dict[str, Any]) -> dict[str, Any]:
+    """``standings``: what everyone watching a tournament sees (status, round, the top of
+    the standings, the leader's game, the current round's games, the podium once over);
+    coalesced to about one a second per tournament."""
+    return frame("standings", data)
+
+
+def tournament_snapshot_frame(data: dict[str, Any]) -> dict[str, Any]:
+    """``tournament``: on connect and resync: the tournament and ``standings``' payload."""
+    return frame("tournament", data)
+
+
+def tournament_me_frame(data: dict[str, Any] | None) -> dict[str, Any]:
+    """``me``: the socket's player in the tournament (None: not in it)."""
+    return frame("me", {"entry": data})

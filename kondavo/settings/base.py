@@ -377,6 +377,19 @@ def celery_beat_schedule() -> dict[str, Any]:
             "schedule": 30.0,
             "options": {"queue": "celery", "expires": 30.0},
         },
+        # Tournaments (kondavo/tournaments): start the due ones, end arenas, pair arenas
+        # (KONDAVO_TOURNAMENT_TICK_SECONDS); create the next hourly arenas (idempotent).
+        "tournaments-tick": {
+            "task": "tournaments.tasks.tournament_tick",
+            "schedule": env_seconds("KONDAVO_TOURNAMENT_TICK_SECONDS", 5.0),
+            "options": {"queue": "celery",
+                        "expires": env_seconds("KONDAVO_TOURNAMENT_TICK_SECONDS", 5.0)},
+        },
+        "tournaments-schedule": {
+            "task": "tournaments.tasks.tournament_schedule",
+            "schedule": 600.0,
+            "options": {"queue": "celery", "expires": 600.0},
+        },
     }
 
 
@@ -402,6 +415,7 @@ INSTALLED_APPS = [
     "kondavo.notifications",
     "rating",
     "bots",
+    "kondavo.tournaments",
     "frontend",
 ]
 
@@ -640,6 +654,14 @@ KONDAVO_RULESET_DIRS = [d for d in (env_str("KONDAVO_RULESET_DIRS") or "").split
 KONDAVO_LEADERBOARD = {
     "default": {"min_games": 5, "active_days": 90},
 }
+
+# Tournaments (kondavo/tournaments, docs/deploying.md "Tournaments"): the hourly arenas the
+# beat creates ahead ("all": every offered ruleset at KONDAVO_TOURNAMENT_SCHEDULE_CONTROLS;
+# or "english:3+2,spanish:1+0"; empty: none) and how long each lasts.
+KONDAVO_TOURNAMENT_SCHEDULE = env_str("KONDAVO_TOURNAMENT_SCHEDULE", "all")
+KONDAVO_TOURNAMENT_SCHEDULE_CONTROLS = env_str("KONDAVO_TOURNAMENT_SCHEDULE_CONTROLS",
+                                               "1+0,3+2,5+3")
+KONDAVO_TOURNAMENT_HOURLY_MINUTES = env_int("KONDAVO_TOURNAMENT_HOURLY_MINUTES", 57)
 
 # --------------------------------------------------------------------------- logging
 

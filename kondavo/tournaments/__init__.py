@@ -1,0 +1,1 @@
+"""Tournaments: arenas, Swiss events and round-robins per ruleset (issue 21)."""

@@ -1,0 +1,157 @@
+"""Tournament pages: the list per ruleset, a tournament's page (join, withdraw, pause:
+forms; standings and pairings live over ``/ws/tournament/<id>/``), and the creation form
+for players with an account. The logic is in ``services``."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from kondavo.accounts.middleware import player_required
+from kondavo.accounts.models import Player
+from kondavo.games.errors import GameError
+from kondavo.games.moderation import offered_variants
+from kondavo.games.timecontrols import TIME_CONTROLS
+from kondavo.tournaments import services
+from kondavo.tournaments.models import Tournament
+
+
+def _player(request: HttpRequest) -> Player | None:
+    return getattr(request, "player", None)
+
+
+def _kind_names() -> dict[str, str]:
+    return {"arena": _("Arena"), "swiss": _("Swiss"), "roundrobin": _("Round-robin")}
+
+
+def _card(t: Tournament, names: dict[str, str]) -> dict[str, Any]:
+    return {"t": t, "kind_name": _kind_names()[t.kind], "ruleset_name": names.get(t.ruleset,
+                                                                                 t.ruleset)}
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    variants = offered_variants()
+    names = {v.key: v.name for v in variants}
+    ruleset = request.GET.get("ruleset") or ""
+    if ruleset not in names:
+        ruleset = ""
+    if services._eager():  # the embedded mode has no beat: create the next hourly ones here
+        services.schedule_upcoming()
+    lists = services.tournament_lists(ruleset=ruleset or None)
+    return render(request, "tournaments/list.html", {
+        "rulesets": [{"key": v.key, "name": v.name} for v in variants],
+        "ruleset": ruleset,
+        "running": [_card(t, names) for t in lists["started"]],
+        "upcoming": [_card(t, names) for t in lists["created"]],
+        "finished": [_card(t, names) for t in lists["finished"]],
+        "can_create": (_player(request) is not None
+                       and _player(request).kind == Player.Kind.USER),  # type: ignore[union-attr]
+    })
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = services.tournament_get(tournament_id=tournament_id)
+    if t is None:
+        raise Http404("no such tournament")
+    t = services.tick_if_due(t)
+    player = _player(request)
+    me = services.me_payload(t, player)
+    names = {v.key: v.name for v in offered_variants()}
+    return render(request, "tournaments/detail.html", {
+        **_card(t, names),
+        "me": me,
+        "can_join": (not t.is_over and (me is None or me["withdrawn"])
+                     and (t.status == Tournament.Status.CREATED or t.is_arena)),
+        "config": {"ws": f"/ws/tournament/{t.pk}/", "id": t.pk, "kind": t.kind,
+                   "player": player.pk if player is not None else None,
+                   "chat_room": f"tournament.{t.pk}"},
+        "show_code": t.private and t.created_by_id is not None and player is not None
+        and t.created_by_id == player.pk,
+    })
+
+
+@require_GET
+def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonResponse:
+    """More of the standings than the socket sends (``?offset=50``)."""
+    t = services.tournament_get(tournament_id=tournament_id)
+    if t is None:
+        raise Http404("no such tournament")
+    try:
+        offset = max(0, min(int(request.GET.get("offset", 0)), 100_000))
+    except ValueError:
+        offset = 0
+    return JsonResponse(services.standings_payload(t, offset=offset))
+
+
+def _back(t_id: int) -> HttpResponseRedirect:
+    return HttpResponseRedirect(f"/tournaments/{t_id}/")
+
+
+@require_POST
+def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    try:
+        player = player_required(request)
+        if action == "join":
+            services.tournament_join(tournament_id=tournament_id, player=player,
+                                     code=request.POST.get("code", ""))
+        elif action == "withdraw":
+            services.tournament_withdraw(tournament_id=tournament_id, player=player)
+        elif action in ("pause", "resume"):
+            services.tournament_pause(tournament_id=tournament_id, player=player,
+                                      paused=action == "pause")
+        else:
+            raise Http404("no such action")
+    except GameError as exc:
+        messages.error(request, exc.message)
+    except Exception as exc:  # the guest rate limit
+        if type(exc).__name__ != "GuestRateLimited":
+            raise
+        messages.error(request, str(exc))
+    return _back(tournament_id)
+
+
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    player = _player(request)
+    if player is None or player.kind != Player.Kind.USER:
+        messages.error(request, _("Log in to create a tournament."))
+        return HttpResponseRedirect("/accounts/login/?next=/tournaments/new/")
+    variants = offered_variants()
+    form: dict[str, Any] = {"kind": "arena", "ruleset": variants[0].key if variants else "",
+                            "time_control": "3+2", "minutes": 60, "rounds": 5,
+                            "starts_in": 10, "name": ""}
+    if request.method == "POST":
+        form.update({k: request.POST.get(k, form.get(k, "")) for k in
+                     ("kind", "ruleset", "time_control", "minutes", "rounds", "starts_in",
+                      "name", "code")})
+        try:
+            starts_in = max(1, min(int(form["starts_in"]), 7 * 24 * 60))
+            when = parse_datetime(request.POST.get("starts_at", "") or "")
+            starts = when if when is not None and when > timezone.now() else (
+                timezone.now() + timedelta(minutes=starts_in))
+            t = services.tournament_create(
+                creator=player, name=str(form["name"]), kind=str(form["kind"]),
+                ruleset=str(form["ruleset"]), time_control=str(form["time_control"]),
+                starts_at=starts, duration_minutes=int(form["minutes"] or 60),
+                rounds=int(form["rounds"] or 0), rated=bool(request.POST.get("rated")),
+                private=bool(request.POST.get("private")),
+                entry_code=str(form.get("code") or ""),
+                berserk=bool(request.POST.get("berserk")))
+            services.tournament_join(tournament_id=t.pk, player=player, code=t.entry_code)
+            return _back(t.pk)
+        except (GameError, ValueError) as exc:
+            messages.error(request, getattr(exc, "message", str(exc)))
+    return render(request, "tournaments/new.html", {
+        "form": form, "rulesets": [{"key": v.key, "name": v.name} for v in variants],
+        "time_controls": [tc.key for tc in TIME_CONTROLS],
+        "kinds": _kind_names(),
+    })
