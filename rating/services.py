@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from kondavo.accounts.models import Player
+from kondavo.fairplay.services import rating_adjust
 from kondavo.games.models import Game
 
 from . import elo
@@ -64,7 +65,8 @@ def rating_apply_game(*, game: Game) -> None:
     Call it inside the transaction that records the result. Idempotent: a game that already
     has RatingChange rows is skipped (checked after the Rating rows are locked, so two
     concurrent calls for the same game apply it once). Casual games, games with a guest,
-    unfinished or aborted games change nothing. Bot seats are rated like anyone.
+    unfinished or aborted games change nothing. Bot seats are rated like anyone. The Elo
+    changes are weighted by the fair-play rules (``kondavo.fairplay.rules``).
     """
     if not getattr(game, "rated", False):
         return
@@ -83,11 +85,15 @@ def rating_apply_game(*, game: Game) -> None:
     outcome = elo.rate_game(
         elo.Side(w.rating, w.games), elo.Side(b.rating, b.games), white_score
     )
+    # Fair play (kondavo/fairplay/rules.py): the same pair, provisional accounts, short games.
+    white_delta, black_delta = rating_adjust(
+        game=game, white_games=w.games, black_games=b.games,
+        white_delta=outcome.white_delta, black_delta=outcome.black_delta)
     when = game.finished or timezone.now()
     changes = []
     for row, delta, score in (
-        (w, outcome.white_delta, white_score),
-        (b, outcome.black_delta, 1.0 - white_score),
+        (w, white_delta, white_score),
+        (b, black_delta, 1.0 - white_score),
     ):
         before = row.rating
         _record(row, delta, score, when)

@@ -25,7 +25,7 @@ from django.conf import settings
 
 from kondavo.accounts.middleware import get_player_for_scope
 from kondavo.accounts.models import Player
-from kondavo.games import clock, discipline, events, selectors, services, wire
+from kondavo.games import clock, discipline, events, hooks, selectors, services, wire
 from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, CLOSE_TOO_LARGE
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, game_group, player_group
@@ -309,6 +309,7 @@ class GameConsumer(_ProtocolConsumer):
             "resync": self.do_resync,
             "flag": self.do_flag,
             "ping": self.do_ping,
+            **{t: self._chat(t) for t in ("chat", "chat_mute", "chat_report", "chat_remove")},
         }
 
     async def connect(self) -> None:
@@ -471,6 +472,16 @@ class GameConsumer(_ProtocolConsumer):
         await self.subscribe(self.group, PLAYERS)
         await self._send_state(result)
 
+    def _chat(self, t: str) -> Handler:
+        """A ``chat*`` frame: the chat app's service (``hooks.chat_frame``) answers."""
+        async def handler(data: dict[str, Any]) -> None:
+            reply = await db_call(hooks.chat_frame)(game_id=self.game_id, player=self.player,
+                                                    address=self.owner.address, t=t, data=data)
+            if reply is not None:
+                await self.send_frame(reply["t"], reply["d"])
+
+        return handler
+
     def _action(self, service: Callable[..., Any]) -> Handler:
         async def handler(data: dict[str, Any]) -> None:
             if self.player is None:
@@ -501,6 +512,13 @@ class GameConsumer(_ProtocolConsumer):
             if text is None:  # a frame published as a plain dict
                 text = wire.encode_frame({k: v for k, v in frame.items() if k != "text"})
             await self.send(text_data=text)
+
+    async def chat_frame(self, message: dict[str, Any]) -> None:
+        """A chat line or removal: sent if this socket's audience may read it."""
+        frame = wire.chat_for_socket(message, self.player.pk if self.player else None,
+                                     self.version)
+        if frame is not None:
+            await self.send_json(frame)
 
     async def game_presence(self, message: dict[str, Any]) -> None:
         """A presence change (sent only if it changes what this socket last showed)."""

@@ -6,6 +6,9 @@ CODES = frozenset({
     "bad_json", "too_large", "rate_limited", "unknown_type", "bad_request", "not_a_player",
     "not_your_turn", "stale_ply", "illegal_move", "ambiguous_move", "game_over",
     "not_allowed", "not_found", "limit_reached", "unavailable",
+    # the chat (kondavo/chat): a line too long, refused by the word filter, a guest's line,
+    # a writer muted or banned by the staff
+    "too_long", "chat_filtered", "chat_read_only", "chat_muted", "chat_banned",
 })
 
 

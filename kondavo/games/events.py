@@ -340,6 +340,14 @@ def publish_notify(player_id: int, frame: dict[str, Any]) -> None:
     """A frame for every notification socket of one player (``notify.frame``)."""
     _group_send(notify_group(player_id), {"type": "notify.frame", "frame": frame})
 
+
+def publish_chat(group: str, message: dict[str, Any]) -> None:
+    """A chat message (``wire.chat_message``: ``chat.frame``) to every socket of ``group``
+    (``game.<id>`` for a game's rooms, the room's own name for any other room); each socket
+    keeps what its audience may read (``wire.chat_for_socket``)."""
+    _group_send(group, message)
+
+
 def publish_tournament(tournament_id: int, message: dict[str, Any], *,
                        coalesce: bool = False) -> None:
     """A message for every socket of a tournament page (``tournament.<id>``, the

@@ -25,6 +25,21 @@
   ``fn(GameEvents)``, called after the commit of every game write that published frames
   (the notifications app turns a seat taken, a rematch offer and a move of an untimed game
   into notifications). It must be cheap for the frames it ignores: it runs on the move path.
+- state extras: ``register_state_extra(key, fn)`` with ``fn(game, viewer)`` -> a JSON-ready
+  value put under ``key`` in the game's ``state`` (the chat app: the rooms' last lines; the
+  fair-play app: why a game asked as rated is casual). Without one the key is absent.
+- the chat frame handler: ``register_chat_handler(fn)`` with ``fn(game_id=, player=,
+  address=, t=, data=)`` -> a frame for the sender or None, for the game socket's ``chat*``
+  frames (run off the event loop; raises ``GameError``). Without one they answer
+  ``unknown_type``.
+- the start check: ``register_start_check(fn)`` with ``fn(player=, opponent=)``, raising
+  ``GameError`` when ``player`` may not start or join a game against a person now (the
+  fair-play app's cool-down); ``opponent`` None: not known yet (a friend link, a seek).
+- the rated check: ``register_rated_check(fn)`` with ``fn(game)`` -> bool, asked when a
+  rated game's seats are both taken: False makes it casual (the fair-play app's daily limit
+  of rated games between the same two players).
+- ``game_finished`` also carries ``frames``: the ``(t, d)`` pairs of the finishing write
+  (an abort's ``end`` names the side that aborted).
 """
 
 from __future__ import annotations
@@ -35,6 +50,8 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import Signal
+
+from kondavo.games.errors import GameError
 
 game_finished = Signal()
 
@@ -61,6 +78,10 @@ class GameEvents:
 
 
 GameEventsListener = Callable[[GameEvents], None]
+StateExtra = Callable[[Any, Any], Any]
+ChatHandler = Callable[..., "dict[str, Any] | None"]
+StartCheck = Callable[..., None]
+RatedCheck = Callable[[Any], bool]
 
 
 class _Registry:
@@ -71,9 +92,58 @@ class _Registry:
     ruleset_choices_reader: RulesetChoicesReader | None = None
     notifier: Notifier | None = None
     game_events_listener: GameEventsListener | None = None
+    chat_handler: ChatHandler | None = None
+    start_check: StartCheck | None = None
+    rated_check: RatedCheck | None = None
+    state_extras: dict[str, StateExtra]
+
+    def __init__(self) -> None:
+        self.state_extras = {}
 
 
 registry = _Registry()
+
+
+def register_state_extra(key: str, fn: StateExtra) -> None:
+    registry.state_extras[key] = fn
+
+
+def register_chat_handler(fn: ChatHandler) -> None:
+    registry.chat_handler = fn
+
+
+def register_start_check(fn: StartCheck) -> None:
+    registry.start_check = fn
+
+
+def register_rated_check(fn: RatedCheck) -> None:
+    registry.rated_check = fn
+
+
+def state_extras(game: Any, viewer: Any) -> dict[str, Any]:
+    """The registered extras of a game's ``state`` for ``viewer``."""
+    return {key: fn(game, viewer) for key, fn in registry.state_extras.items()}
+
+
+def chat_frame(*, game_id: str, player: Any, address: str, t: str,
+               data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A ``chat*`` frame of a game socket (``unknown_type`` without a chat app)."""
+    handler = registry.chat_handler
+    if handler is None:
+        raise GameError("unknown_type", f"unknown frame type {t[:32]!r}")
+    return handler(game_id=game_id, player=player, address=address, t=t, data=data)
+
+
+def check_start(*, player: Any, opponent: Any = None) -> None:
+    """Raise ``GameError`` if ``player`` may not start or join a game now."""
+    check = registry.start_check
+    if check is not None and player is not None:
+        check(player=player, opponent=opponent)
+
+
+def rated_allowed(game: Any) -> bool:
+    check = registry.rated_check
+    return True if check is None else bool(check(game))
 
 
 def register_bot_mover(fn: BotMover) -> None:
@@ -159,5 +229,6 @@ def ruleset_choices() -> Mapping[str, tuple[bool, int]]:
     return reader() if reader is not None else {}
 
 
-def send_game_finished(game: Any) -> None:
-    game_finished.send(sender=type(game), game=game)
+def send_game_finished(game: Any, frames: Any = ()) -> None:
+    game_finished.send(sender=type(game), game=game,
+                       frames=tuple((f["t"], f["d"]) for f in frames))

@@ -235,6 +235,7 @@ def game_state(game: Game, viewer: Player | None, *, now: datetime | None = None
         "claim_victory_after_ms": int(selectors.claim_seconds() * 1000),
         "heartbeat_ms": int(presence_store.heartbeat_seconds() * 1000),
         "url": selectors.game_url(game.id),
+        **hooks.state_extras(game, viewer),  # e.g. "chat", "fair_play" (their apps)
     }
 
 
@@ -460,6 +461,70 @@ def challenge_sent(challenge: Challenge) -> dict[str, Any]:
 def game_frame(game_id: str) -> dict[str, Any]:
     """To the socket that accepted a challenge: the game to open."""
     return frame("game", {"id": game_id, "url": selectors.game_url(game_id)})
+
+
+# --------------------------------------------------------------------------- chat
+
+CHAT_PLAYERS = "players"
+CHAT_SPECTATORS = "spectators"
+CHAT_EVERYONE = "all"
+
+
+def chat_line(*, id: int, room: str, author: str, text: str,
+              created: datetime) -> dict[str, Any]:
+    """One chat line: ``{id, room, author, text, at}`` (``text`` as written: the page
+    escapes it)."""
+    return {"id": id, "room": room, "author": author, "text": text, "at": epoch_ms(created)}
+
+
+def chat_line_frame(line: dict[str, Any]) -> dict[str, Any]:
+    """``chat``: a new line in a room the socket reads."""
+    return frame("chat", {"line": line})
+
+
+def chat_remove_frame(room: str, ids: list[int]) -> dict[str, Any]:
+    """``chat_remove``: the staff removed these lines of ``room``."""
+    return frame("chat_remove", {"room": room, "ids": ids})
+
+
+def chat_muted_frame(names: list[str]) -> dict[str, Any]:
+    """``chat_muted``: the players whose lines this player no longer receives."""
+    return frame("chat_muted", {"muted": names})
+
+
+def chat_reported_frame(line_id: int) -> dict[str, Any]:
+    """``chat_reported``: the report of a line was recorded."""
+    return frame("chat_reported", {"id": line_id})
+
+
+def chat_message(chat_frame: dict[str, Any], *, audience: str, seats: list[int] | None = None,
+                 open_to_players: bool = False,
+                 muted_by: list[int] | None = None) -> dict[str, Any]:
+    """The bus message (``chat.frame``) carrying ``chat_frame`` to a room's sockets:
+    ``audience`` ``players`` (only the seated players), ``spectators`` (everyone else, and
+    the players too once ``open_to_players``: the game is over) or ``all``; ``muted_by``:
+    players who muted the author (not sent to them)."""
+    return {"type": "chat.frame", "frame": chat_frame, "audience": audience,
+            "seats": list(seats or []), "open": open_to_players,
+            "muted_by": list(muted_by or [])}
+
+
+def chat_for_socket(message: dict[str, Any], player_id: int | None,
+                    version: int | None = None) -> dict[str, Any] | None:
+    """The frame of a ``chat.frame`` bus message for one socket (its player's id), or None
+    when that socket must not get it. ``version``: the game socket's current ``v``."""
+    if player_id is not None and player_id in message.get("muted_by", ()):
+        return None
+    seated = player_id is not None and player_id in message.get("seats", ())
+    audience = message.get("audience")
+    if audience == CHAT_PLAYERS and not seated:
+        return None
+    if audience == CHAT_SPECTATORS and seated and not message.get("open"):
+        return None
+    out = dict(message["frame"])
+    if version is not None:
+        out["v"] = version
+    return out
 
 
 # --------------------------------------------------------------------------- tournaments

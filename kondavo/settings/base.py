@@ -279,6 +279,7 @@ def celery_settings_for(redis_url: str | None, broker_url: str | None = None) ->
     broker = broker_url or redis_url
     common: dict[str, Any] = {
         "CELERY_TASK_ROUTES": {"bots.tasks.analysis_eval": {"queue": "analysis"},
+                               "kondavo.fairplay.tasks.*": {"queue": "analysis"},
                                "bots.tasks.*": {"queue": "bots"}},
         "CELERY_TASK_DEFAULT_QUEUE": "celery",
         "CELERY_WORKER_PREFETCH_MULTIPLIER": 1,
@@ -413,6 +414,8 @@ INSTALLED_APPS = [
     "kondavo.accounts",
     "kondavo.games",
     "kondavo.notifications",
+    "kondavo.chat",
+    "kondavo.fairplay",
     "rating",
     "bots",
     "kondavo.tournaments",
@@ -509,6 +512,34 @@ KONDAVO_GUEST_RATE = env_str("KONDAVO_GUEST_RATE", "60/10m,150/h,400/d")
 KONDAVO_CHALLENGE_RATE = env_str("KONDAVO_CHALLENGE_RATE", "5/m,30/h")
 KONDAVO_CHALLENGE_RATE_IP = env_str("KONDAVO_CHALLENGE_RATE_IP", "60/m")
 KONDAVO_CHALLENGE_TTL_SECONDS = env_seconds("KONDAVO_CHALLENGE_TTL_SECONDS", 300.0)
+# Chat (kondavo/chat, docs/deploying.md "Chat moderation"): lines per player and per
+# address, reports per player, the length of a line, the lines sent with a game's state,
+# whether guests may write, and the word filter's file (empty: the bundled lists).
+KONDAVO_CHAT_RATE_PLAYER = env_str("KONDAVO_CHAT_RATE_PLAYER", "5/10s,30/5m")
+KONDAVO_CHAT_RATE_IP = env_str("KONDAVO_CHAT_RATE_IP", "120/m")
+KONDAVO_CHAT_REPORT_RATE = env_str("KONDAVO_CHAT_REPORT_RATE", "10/h")
+KONDAVO_CHAT_MAX_LENGTH = env_int("KONDAVO_CHAT_MAX_LENGTH", 200)
+KONDAVO_CHAT_HISTORY = env_int("KONDAVO_CHAT_HISTORY", 50)
+KONDAVO_CHAT_GUESTS_WRITE = env_bool("KONDAVO_CHAT_GUESTS_WRITE", False)
+KONDAVO_CHAT_WORDS_FILE = env_str("KONDAVO_CHAT_WORDS_FILE", "")
+# Fair play (kondavo/fairplay/rules.py): rated games per pair a day, provisional accounts,
+# short games, cool-downs after aborts and lost games left, the engine-use signal.
+KONDAVO_FAIRPLAY_PAIR_RATED_PER_DAY = env_int("KONDAVO_FAIRPLAY_PAIR_RATED_PER_DAY", 10)
+KONDAVO_FAIRPLAY_PROVISIONAL_GAMES = env_int("KONDAVO_FAIRPLAY_PROVISIONAL_GAMES", 10)
+KONDAVO_FAIRPLAY_PROVISIONAL_WEIGHT = float(env_str("KONDAVO_FAIRPLAY_PROVISIONAL_WEIGHT", "0.25"))
+KONDAVO_FAIRPLAY_RATING_RULES = env_bool("KONDAVO_FAIRPLAY_RATING_RULES", True)
+KONDAVO_FAIRPLAY_SHORT_GAME_PLIES = env_int("KONDAVO_FAIRPLAY_SHORT_GAME_PLIES", 0)
+KONDAVO_FAIRPLAY_ABORTS = env_int("KONDAVO_FAIRPLAY_ABORTS", 3)
+KONDAVO_FAIRPLAY_ABORT_WINDOW_SECONDS = env_int("KONDAVO_FAIRPLAY_ABORT_WINDOW_SECONDS", 3600)
+KONDAVO_FAIRPLAY_LEFT = env_int("KONDAVO_FAIRPLAY_LEFT", 2)
+KONDAVO_FAIRPLAY_LEFT_WINDOW_SECONDS = env_int("KONDAVO_FAIRPLAY_LEFT_WINDOW_SECONDS", 86400)
+KONDAVO_FAIRPLAY_COOLDOWN_SECONDS = env_int("KONDAVO_FAIRPLAY_COOLDOWN_SECONDS", 300)
+KONDAVO_FAIRPLAY_ENGINE_SIGNAL = env_bool("KONDAVO_FAIRPLAY_ENGINE_SIGNAL", True)
+KONDAVO_FAIRPLAY_ENGINE_DEPTH = env_int("KONDAVO_FAIRPLAY_ENGINE_DEPTH", 6)
+KONDAVO_FAIRPLAY_ENGINE_SKIP_PLIES = env_int("KONDAVO_FAIRPLAY_ENGINE_SKIP_PLIES", 8)
+KONDAVO_FAIRPLAY_ENGINE_GAMES = env_int("KONDAVO_FAIRPLAY_ENGINE_GAMES", 5)
+KONDAVO_FAIRPLAY_ENGINE_MIN_MOVES = env_int("KONDAVO_FAIRPLAY_ENGINE_MIN_MOVES", 40)
+KONDAVO_FAIRPLAY_ENGINE_THRESHOLD = float(env_str("KONDAVO_FAIRPLAY_ENGINE_THRESHOLD", "0.9"))
 # Concurrent active games against the computer, and open seeks, per player.
 KONDAVO_MAX_COMPUTER_GAMES = env_int("KONDAVO_MAX_COMPUTER_GAMES", 3)
 KONDAVO_MAX_SEEKS = env_int("KONDAVO_MAX_SEEKS", 3)

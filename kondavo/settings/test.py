@@ -48,3 +48,7 @@ KONDAVO_WS_MAX_PER_PLAYER = env_int("KONDAVO_WS_MAX_PER_PLAYER", 0)
 KONDAVO_WS_MAX_ANON_PER_IP = env_int("KONDAVO_WS_MAX_ANON_PER_IP", 0)
 KONDAVO_WS_MAX_PER_IP = env_int("KONDAVO_WS_MAX_PER_IP", 0)
 KONDAVO_PRESENCE_PUBLISH_SECONDS = float(env_str("KONDAVO_PRESENCE_PUBLISH_SECONDS") or 0)
+
+# The engine-use signal (kondavo/fairplay) searches every finished rated game after its
+# commit: off in tests unless a test turns it on (tests/fairplay computes it directly).
+KONDAVO_FAIRPLAY_ENGINE_SIGNAL = env_bool("KONDAVO_FAIRPLAY_ENGINE_SIGNAL", False)

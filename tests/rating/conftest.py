@@ -68,3 +68,10 @@ def finished_game() -> Callable[..., Game]:
         )
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _plain_elo(settings: Any) -> None:
+    """These tests check the Elo arithmetic: the fair-play weights (kondavo/fairplay/rules.py,
+    tested in tests/fairplay/) are off here."""
+    settings.KONDAVO_FAIRPLAY_RATING_RULES = False

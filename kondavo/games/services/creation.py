@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from kondavo.accounts.models import Player
 from kondavo.accounts.services import player_get_or_create_bot
-from kondavo.games import clock, wire
+from kondavo.games import clock, hooks, wire
 from kondavo.games.errors import GameError
 from kondavo.games.history import position_key
 from kondavo.games.models import Game
@@ -65,6 +65,8 @@ def activate(write: GameWrite, *, announce: bool) -> None:
     game.started = write.now
     if any(kind == Player.Kind.GUEST for kind in write.kinds.values()):
         game.rated = False  # guests never play rated games
+    if game.rated and not hooks.rated_allowed(game):
+        game.rated = False  # fair play: the daily limit of rated games between the two
     clocks.start(write)
     if announce:
         write.add("players", wire.players_event(game, write.now))
@@ -100,6 +102,7 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     start, fen, position = _start_position_fen(variant, start_fen)
     if opponent is not None and opponent.pk == creator.pk:
         raise GameError("not_allowed", "you cannot play yourself")
+    hooks.check_start(player=creator, opponent=opponent)  # fair play: cool-downs
     side = _pick_color(color)
     seats = {side: creator, other(side): opponent}
     game = _new_game(
@@ -172,6 +175,7 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
     require_not_banned(player)
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
+    hooks.check_start(player=player, opponent=game.white or game.black)  # fair play
     if game.rated and player.kind != Player.Kind.USER:
         raise GameError("not_allowed", "log in to play this rated game")
     side = "white" if game.white_id is None else "black"

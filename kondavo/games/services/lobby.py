@@ -13,7 +13,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock, events, wire
+from kondavo.games import clock, events, hooks, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game, LobbyState, Seek
 from kondavo.games.moderation import require_not_banned, require_offered
@@ -52,6 +52,7 @@ def seek_create(*, player: Player, ruleset: str, time_control: str,
         raise GameError("bad_request", str(exc)) from None
     if player.is_bot:
         raise GameError("not_allowed", "bots do not seek")
+    hooks.check_start(player=player)  # fair play: cool-downs
     rated = bool(rated) and player.kind == Player.Kind.USER
     Player.objects.select_for_update().filter(pk=player.pk).first()  # one seek_create at a time
     mine = Seek.objects.filter(player=player, status=Seek.Status.OPEN,

@@ -195,7 +195,7 @@ class GameWrite:
             raise GameError("conflict", "the game changed meanwhile: try again")
         self.read_version = game.version
         if game.is_over and not self.was_over:
-            hooks.send_game_finished(game)
+            hooks.send_game_finished(game, self.frames)
             wire.end_ratings(self.frames, game)  # the ratings it applied go out with ``end``
             self.was_over = True
         self._on_commit(bot_request=new_turn and bot_turn)
