@@ -14,12 +14,13 @@ from kondavo.games.models import Game
 from kondavo.tournaments import services
 from kondavo.tournaments.models import Entry, Pairing, Tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
 
 def _arena(creator: Any, **kw: Any) -> Tournament:
     args: dict[str, Any] = {"name": "Test Arena", "kind": "arena", "ruleset": "english",
-                            "time_control": "3+2", "starts_at": timezone.now(),
+                            "time_control": "3+2",
+                            "starts_at": timezone.now() + timedelta(hours=1),
                             "duration_minutes": 30}
     args.update(kw)
     return services.tournament_create(creator=creator, **args)
@@ -50,7 +51,7 @@ def test_arena_pairs_on_start_and_again_when_a_game_ends(accounts: Any, run_task
     t = _arena(a)
     for p in (a, b, c, d):
         services.tournament_join(tournament_id=t.pk, player=p)
-    assert services.tournament_tick(tournament_id=t.pk) == "started"
+    assert services.tournament_tick(tournament_id=t.pk, now=t.starts_at) == "started"
     pairings = _open(t)
     assert len(pairings) == 2
     for p in pairings:
@@ -74,7 +75,7 @@ def test_no_immediate_rematch_when_others_are_free(accounts: Any, run_tasks: Any
     t = _arena(a)
     for p in (a, b, c, d):
         services.tournament_join(tournament_id=t.pk, player=p)
-    services.tournament_tick(tournament_id=t.pk)
+    services.tournament_tick(tournament_id=t.pk, now=t.starts_at)
     p1, p2 = _open(t)
     # Finish both games in one transaction's worth of time: the first freed pair waits for
     # nobody else (meets again), so pause pairing by finishing the second one first
@@ -101,7 +102,7 @@ def test_streak_and_berserk_points(accounts: Any, run_tasks: Any) -> None:
     t = _arena(a)
     for p in (a, b):
         services.tournament_join(tournament_id=t.pk, player=p)
-    services.tournament_tick(tournament_id=t.pk)
+    services.tournament_tick(tournament_id=t.pk, now=t.starts_at)
     expected = [2, 4, 8, 13]  # 2, 2 (streak of two), then 4 on fire, then 4 + 1 berserk
     for i, total in enumerate(expected):
         (pairing,) = _open(t)
@@ -131,7 +132,7 @@ def test_berserk_only_before_the_first_move_and_not_untimed(accounts: Any,
     assert t.berserk is False
     for p in (a, b):
         services.tournament_join(tournament_id=t.pk, player=p)
-    services.tournament_tick(tournament_id=t.pk)
+    services.tournament_tick(tournament_id=t.pk, now=t.starts_at)
     with pytest.raises(games.GameError):
         services.tournament_berserk(tournament_id=t.pk, player=a)
 
@@ -142,7 +143,7 @@ def test_pause_withdraw_and_come_back(accounts: Any, run_tasks: Any) -> None:
     for p in (a, b, c):
         services.tournament_join(tournament_id=t.pk, player=p)
     services.tournament_pause(tournament_id=t.pk, player=c, paused=True)
-    services.tournament_tick(tournament_id=t.pk)
+    services.tournament_tick(tournament_id=t.pk, now=t.starts_at)
     (pairing,) = _open(t)
     assert c.pk not in (pairing.white_id, pairing.black_id)
     services.tournament_withdraw(tournament_id=t.pk, player=a)
@@ -166,7 +167,7 @@ def test_aborted_game_does_not_count_and_pauses_who_never_moved(accounts: Any,
     t = _arena(a)
     for p in (a, b):
         services.tournament_join(tournament_id=t.pk, player=p)
-    services.tournament_tick(tournament_id=t.pk)
+    services.tournament_tick(tournament_id=t.pk, now=t.starts_at)
     (pairing,) = _open(t)
     game = Game.objects.get(pk=pairing.game_id)
     later = timezone.now() + timedelta(minutes=5)
@@ -200,7 +201,7 @@ def test_the_end_the_podium_and_late_games(accounts: Any, run_tasks: Any) -> Non
     t = _arena(a)
     for p in (a, b, c, d):
         services.tournament_join(tournament_id=t.pk, player=p)
-    services.tournament_tick(tournament_id=t.pk)
+    services.tournament_tick(tournament_id=t.pk, now=t.starts_at)
     p1, p2 = _open(t)
     _finish(p1, "white")
     ongoing = [p for p in _open(t) if p.pk == p2.pk][0]

@@ -3,8 +3,12 @@ hand-built examples with known results, byes, tie-breaks, and the Berger tables.
 
 from __future__ import annotations
 
+import pytest
+
 from kondavo.tournaments import arena, roundrobin, swiss
 from kondavo.tournaments.swiss import SwissPlayer, pair_round
+
+pytestmark = [pytest.mark.embedded]
 
 # --------------------------------------------------------------------------- arena
 
