@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from kondavo.chat.strings import chat_error_strings, chat_js_strings
+
 from .rulesets import capture_sentences
 
 
@@ -162,7 +164,9 @@ def js_strings() -> dict[str, object]:
             "not_found": _("No such game."),
             "rate_limited": _("Too many requests; slow down."),
             "generic": _("Something went wrong."),
+            **chat_error_strings(),  # the chat app's error codes
         },
+        "chat": chat_js_strings(),  # chat.js (kondavo/chat/strings.py)
         # analysis board
         "analysisNothing": _("Paste a PDN or a FEN first."),
         "analysisTooLarge": _("That file is too large for a game."),

@@ -100,7 +100,7 @@ def fair_play_state(game: Game, viewer: Player | None) -> dict[str, Any] | None:
     note = CasualNote.objects.filter(game_id=game.pk).first()
     if note is None:
         return None
-    return {"casual": note.reason, "message": _(
+    return {"casual": note.reason, "limit": note.limit, "message": _(
         "This game is casual: you have already played %(n)d rated games against this "
         "opponent in the last 24 hours.") % {"n": note.limit}}
 

@@ -9,6 +9,7 @@
 // else the ply shown; arrow keys, the buttons under the board and the move list step through.
 import { Board } from "./board.js";
 import { showNoMoves } from "./movelist.js";
+import { initChat } from "./chat.js";
 
 const cfg = JSON.parse(document.getElementById("kondavo-game").textContent);
 const I18N = cfg.i18n || {};
@@ -150,9 +151,13 @@ document.addEventListener("visibilitychange", () => {
 // ------------------------------------------------------------------ frames
 const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch", "takeback"]);
 
+const chat = initChat({ send, t });  // the game's chat rooms (chat.js)
+
 function handle(frame) {
   const { t: type, d: data = {}, v } = frame;
+  if (type.startsWith("chat")) { chat.onFrame(frame); return; }
   if (type === "state") {
+    chat.onState(data);
     client.version = v;
     client.game = data;
     client.clocksAt = performance.now();
