@@ -137,6 +137,11 @@ def js_strings() -> dict[str, object]:
         "callDraw": _("Call it a draw"),
         "analyse": _("Analyse"),
         "takeback": _("Take back"),
+        "offerTakeback": _("Propose a takeback"),
+        "youOfferedTakeback": _("You asked to take back your last move."),
+        "takebackOfferedBy": _("{side} asks to take back their last move."),
+        "takebackDeclined": _("Your takeback request was declined."),
+        "ratingChange": _("Rating: {change}"),
         # result reasons
         "reasons": {
             "no_pieces": _("no pieces left"),
@@ -178,6 +183,7 @@ def js_strings() -> dict[str, object]:
         "bestLine": _("Best line"),
         "reviewProgress": _("Reviewing position {n} of {total}…"),
         "reviewDone": _("Review done. Moves marked ? or ??: {n}."),
+        "tryAgainIn": _("Try again in {s} s."),
         "editorHint": _("Set up the position, then press “Analyse this position”."),
         # lobby
         "randomColour": _("Random"),

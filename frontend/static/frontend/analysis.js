@@ -2,7 +2,11 @@
 // set up in the editor. Every ply's position comes from the server (POST /analysis/replay or
 // the game's replay.json); the engine's evaluation and best line of the position shown come
 // from POST /analysis/eval (bounded and rate-limited on the server). "Review the whole game"
-// evaluates every position and marks the moves that lose a man or more (?) or three (??).
+// evaluates every position, marks the moves that lose half a man or more (?!), a man (?) or
+// two and a half (??), draws the evaluation graph of the whole game (an SVG: click it to go
+// to a move) and counts each side's inaccuracies, mistakes and blunders; a progress bar shows
+// how far it is. "Continue from here" is sent by the page: a refusal (rate limit, a position
+// the server does not accept) is shown next to the buttons and the position stays.
 // The page asks the engine one position at a time (the server admits one request in flight
 // per visitor) and, when refused for now (429/503 with Retry-After: the visitor's rate, the
 // site's engine queue full), shows the server's message and asks again when it says.
@@ -18,16 +22,21 @@ function t(key, vars = {}) {
   return String(text).replace(/\{(\w+)\}/g, (_, k) => (k in vars ? vars[k] : `{${k}}`));
 }
 
-const MISTAKE = 100;   // centi-men lost by the move: "?"
-const BLUNDER = 250;   // "??"
+// What a move loses, in hundredths of a man, by the engine's evaluation of the positions
+// before and after it (from the mover's side): the thresholds of the review's marks and of
+// its per-side summary (README.md, docs/engine.md).
+const INACCURACY = 50;  // "?!": half a man up to a man
+const MISTAKE = 100;    // "?": a man up to two and a half
+const BLUNDER = 250;    // "??": two and a half men or more
 const MATE_SCORE = 10000;
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 const an = {
   ruleset: cfg.ruleset,
   plies: [],           // [{fen, notation, path, captured}]
   view: 0,
   evals: new Map(),    // fen -> {score, mate_in, depth, pv, game_over, winner}
-  marks: new Map(),    // ply -> "?" | "??"
+  marks: new Map(),    // ply -> "?!" | "?" | "??"
   orientation: null,
   editing: false,
   reviewing: false,
@@ -95,8 +104,11 @@ function setGame(data) {
   an.plies = data.plies;
   an.view = data.plies.length - 1;
   an.marks = new Map();
+  an.reviewed = false;
   an.editing = false;
   $("editor").hidden = true;
+  $("review-summary").hidden = true;
+  $("review-progress").hidden = true;
   $("an-ruleset").value = data.ruleset;
   $("btn-review").disabled = an.plies.length < 2;
   $("review-status").textContent = "";
@@ -162,6 +174,7 @@ function render() {
   renderMoves();
   renderNav();
   renderEval();
+  renderGraph();
   $("continue-ruleset").value = an.ruleset;
   $("continue-fen").value = p.fen;
   $("continue-color").value = turnOf(p.fen);
@@ -207,7 +220,7 @@ function cell(ply) {
   b.dataset.ply = String(ply);
   const mark = an.marks.get(ply);
   b.textContent = an.plies[ply].notation + (mark || "");
-  if (mark) b.classList.add(mark === "??" ? "blunder" : "mistake");
+  if (mark) b.classList.add({ "??": "blunder", "?": "mistake", "?!": "inaccuracy" }[mark]);
   if (ply === an.view) { b.classList.add("current"); b.setAttribute("aria-current", "step"); }
   b.addEventListener("click", () => goTo(ply));
   return b;
@@ -267,7 +280,7 @@ function requestEval(ply) {
   const p = an.plies[ply];
   if (!p || an.evals.has(p.fen) || an.editing) return;
   evalTimer = setTimeout(() => evaluate(p.fen).then(() => {
-    if (an.plies[an.view] === p) renderEval();
+    if (an.plies[an.view] === p) { renderEval(); renderGraph(); }
   }).catch((err) => { if (an.plies[an.view] === p) { $("eval-text").textContent = err.message; } }), 120);
 }
 
@@ -299,6 +312,10 @@ async function reviewGame() {
   an.reviewing = true;
   $("btn-review").disabled = true;
   const plies = an.plies;
+  const bar = $("review-progress");
+  bar.max = plies.length;
+  bar.value = 0;
+  bar.hidden = false;
   try {
     for (let i = 0; i < plies.length; i++) {
       if (an.plies !== plies) return;  // another game was loaded
@@ -307,27 +324,132 @@ async function reviewGame() {
       await evaluate(plies[i].fen, 0.3, (message, seconds) => {
         $("review-status").textContent = `${progress} ${message} (${seconds} s)`;
       });
+      if (an.plies !== plies) return;
+      bar.value = i + 1;
+      renderGraph();  // the graph grows as the positions are evaluated
     }
     an.marks = new Map();
+    const summary = { white: { "?!": 0, "?": 0, "??": 0 }, black: { "?!": 0, "?": 0, "??": 0 } };
     let count = 0;
     for (let i = 1; i < plies.length; i++) {
       const before = evalScore(an.evals.get(plies[i - 1].fen));
       const after = evalScore(an.evals.get(plies[i].fen));
       const mover = turnOf(plies[i - 1].fen);
       const loss = mover === "white" ? before - after : after - before;
-      if (loss >= BLUNDER) { an.marks.set(i, "??"); count++; }
-      else if (loss >= MISTAKE) { an.marks.set(i, "?"); count++; }
+      const mark = loss >= BLUNDER ? "??" : loss >= MISTAKE ? "?" : loss >= INACCURACY ? "?!" : null;
+      if (!mark) continue;
+      an.marks.set(i, mark);
+      summary[mover][mark]++;
+      if (mark !== "?!") count++;
     }
+    an.summary = summary;
+    an.reviewed = true;
     $("review-status").textContent = t("reviewDone", { n: count });
+    renderSummary();
     render();
   } catch (err) {
     $("review-status").textContent = err.message;
   } finally {
     an.reviewing = false;
+    bar.hidden = true;
     $("btn-review").disabled = an.plies.length < 2;
   }
 }
 $("btn-review").addEventListener("click", reviewGame);
+
+/** Each side's inaccuracies, mistakes and blunders, in a small table. */
+function renderSummary() {
+  const box = $("review-summary");
+  const body = $("review-summary-body");
+  body.replaceChildren();
+  for (const side of ["white", "black"]) {
+    const tr = document.createElement("tr");
+    tr.dataset.side = side;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = side === "white" ? t("White") : t("Black");
+    tr.append(th);
+    for (const mark of ["?!", "?", "??"]) {
+      const td = document.createElement("td");
+      td.dataset.mark = mark;
+      td.textContent = String(an.summary[side][mark]);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  box.hidden = false;
+}
+
+// ------------------------------------------------------------------ evaluation graph
+// Drawn in the graph's own pixels (read from the page at each drawing), so the dots stay
+// round; a margin keeps the first and last dots whole.
+let GRAPH_W = 600;
+let GRAPH_H = 88;
+const GRAPH_PAD = 5;
+
+/** The height of `score` (centi-men, White's view) on the graph: White's advantage up. */
+function graphY(score) {
+  return GRAPH_H / 2 - (GRAPH_H / 2 - GRAPH_PAD) * Math.tanh(score / 500);
+}
+
+function graphX(ply) {
+  const last = Math.max(1, an.plies.length - 1);
+  return GRAPH_PAD + (ply / last) * (GRAPH_W - 2 * GRAPH_PAD);
+}
+
+function svg(tag, attrs) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** The evaluation of every position evaluated so far, as an area over the middle line, the
+ * review's marks as dots and the position shown as a line; a click goes to the nearest ply. */
+function renderGraph() {
+  const host = $("eval-graph");
+  const points = [];
+  an.plies.forEach((p, i) => {
+    const s = evalScore(an.evals.get(p.fen));
+    if (s !== null) points.push([i, s]);
+  });
+  const show = an.plies.length > 1 && points.length > 1 && !an.editing;
+  host.hidden = !show;
+  if (!show) { host.replaceChildren(); return; }
+  GRAPH_W = Math.max(100, Math.round(host.clientWidth || 600));
+  GRAPH_H = Math.max(40, Math.round(host.clientHeight || 88));
+  const root = svg("svg", { viewBox: `0 0 ${GRAPH_W} ${GRAPH_H}`,
+                            class: "eval-graph-svg", "aria-hidden": "true" });
+  const mid = GRAPH_H / 2;
+  let d = `M${graphX(points[0][0]).toFixed(1)},${mid}`;
+  for (const [i, s] of points) d += ` L${graphX(i).toFixed(1)},${graphY(s).toFixed(1)}`;
+  d += ` L${graphX(points[points.length - 1][0]).toFixed(1)},${mid} Z`;
+  root.append(svg("rect", { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: "graph-bg" }));
+  root.append(svg("path", { d, class: "graph-area" }));
+  root.append(svg("line", { x1: 0, y1: mid, x2: GRAPH_W, y2: mid, class: "graph-mid" }));
+  for (const [ply, mark] of an.marks) {
+    const s = evalScore(an.evals.get(an.plies[ply].fen));
+    if (s === null) continue;
+    root.append(svg("circle", { cx: graphX(ply), cy: graphY(s), r: 4,
+                                class: `graph-mark ${{ "??": "blunder", "?": "mistake", "?!": "inaccuracy" }[mark]}` }));
+  }
+  const x = graphX(an.view);
+  root.append(svg("line", { x1: x, y1: 0, x2: x, y2: GRAPH_H, class: "graph-now" }));
+  host.replaceChildren(root);
+  host.dataset.points = String(points.length);
+}
+
+$("eval-graph").addEventListener("click", (ev) => {
+  const rect = $("eval-graph").getBoundingClientRect();
+  if (!rect.width) return;
+  const last = an.plies.length - 1;
+  const inner = (ev.clientX - rect.left - GRAPH_PAD) / Math.max(1, rect.width - 2 * GRAPH_PAD);
+  goTo(Math.round(Math.max(0, Math.min(1, inner)) * last));
+});
+let graphResize = null;
+window.addEventListener("resize", () => {
+  clearTimeout(graphResize);
+  graphResize = setTimeout(renderGraph, 150);
+});
 
 // ------------------------------------------------------------------ navigation
 function goTo(n) {
@@ -358,6 +480,39 @@ $("btn-flip").addEventListener("click", () => {
   render();
 });
 
+// ------------------------------------------------------------------ continue from here
+// Sent by the page, not as a plain form: a refusal (429 with Retry-After, 503, a position
+// the server does not accept) is shown in the form and the board keeps its position; only a
+// created game leaves the page.
+$("continue-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = $("continue-form");
+  const submitter = ev.submitter || form.querySelector("button[type=submit]");
+  const url = submitter.getAttribute("formaction") || form.action;
+  const error = $("continue-error");
+  error.textContent = "";
+  for (const b of form.querySelectorAll("button")) b.disabled = true;
+  try {
+    const r = await fetch(url, {
+      method: "POST", body: new FormData(form),
+      headers: { Accept: "application/json", "X-CSRFToken": csrf() },
+    });
+    let data = null;
+    try { data = await r.json(); } catch (_) { data = null; }
+    if (r.ok && data && data.url) { location.href = data.url; return; }
+    const code = data && data.error ? data.error.code : "generic";
+    const message = (I18N.errors || {})[code] || (data && data.error && data.error.message) ||
+      (I18N.errors || {}).generic || `HTTP ${r.status}`;
+    const wait = parseInt(r.headers.get("Retry-After") || "", 10);
+    error.textContent = Number.isFinite(wait) && wait > 0
+      ? `${message} ${t("tryAgainIn", { s: wait })}` : message;
+  } catch (_) {
+    error.textContent = (I18N.errors || {}).generic || "";
+  } finally {
+    for (const b of form.querySelectorAll("button")) b.disabled = false;
+  }
+});
+
 // ------------------------------------------------------------------ position editor
 const editor = { pieces: new Map() };
 
@@ -377,6 +532,7 @@ function editorShow() {
   board.set({ board: spec().board, fen: editorFen(), legal: [], movable: null, lastMove: null,
               orientation: orientation() });
   $("eval-bar").hidden = true;
+  $("eval-graph").hidden = true;
   $("eval-text").textContent = t("editorHint");
   $("best-line").textContent = "";
 }

@@ -145,7 +145,10 @@ export class Board {
   set(config) {
     const s = this.state;
     const prevPieces = s.pieces;
-    const fenChanged = "fen" in config && config.fen !== s.fen;
+    // A move played on this board (``_play``) shows its pieces before the server answers:
+    // the next position given, even the same FEN (the move was refused), replaces them.
+    const fenChanged = "fen" in config && (config.fen !== s.fen || this._played);
+    if ("fen" in config) this._played = false;
     Object.assign(s, config);
     if (fenChanged) {
       s.pieces = parseFen(s.fen).pieces;
@@ -335,6 +338,7 @@ export class Board {
     s.progress = [];
     s.goal = null;
     s.movable = null;  // wait for the server
+    this._played = true;
     if (!s.dragging || !s.dragging.moved) {
       this._pendingAnim = { path: move.path, piece: piece, ghosts };
     }

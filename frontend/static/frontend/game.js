@@ -1,8 +1,11 @@
 // Kondavo game client: one websocket to /ws/game/<id>/ (docs/protocol.md), one board.
 //
 // The server is the authority: this script keeps the last `state` it was sent, applies the
-// versioned events (move, end, draw_offer, players, rematch) to it, and re-renders. A gap in
-// the event versions triggers a resync; a lost connection reconnects with backoff.
+// versioned events (move, end, draw_offer, players, rematch, takeback, takeback_offer,
+// ratings) to it, and re-renders. A gap in the event versions triggers a resync; a lost
+// connection reconnects with backoff. A move the server refuses (for whatever reason) puts
+// the board back as the last state has it at once, then resyncs: the move list is the
+// state's, never lost.
 //
 // Move navigation: the positions of every ply come from the game's replay.json (fetched with
 // each full state, extended by each `move` event). `client.view` is null on the live board,
@@ -27,6 +30,8 @@ const els = {
   controls: $("controls"), flip: $("btn-flip"), sound: $("btn-sound"), moves: $("moves"),
   top: $("player-top"), bottom: $("player-bottom"), meta: $("game-meta"),
   offer: $("offer"), offerText: $("offer-text"), offerActions: $("offer-actions"),
+  tbOffer: $("takeback-offer"), tbOfferText: $("takeback-offer-text"),
+  tbOfferActions: $("takeback-offer-actions"), overlayRatings: $("overlay-ratings"),
   notice: $("notice"), noticeText: $("notice-text"), noticeActions: $("notice-actions"),
   overlay: $("overlay"), overlayTitle: $("overlay-title"), overlayScore: $("overlay-score"),
   overlayReason: $("overlay-reason"), overlayActions: $("overlay-actions"),
@@ -50,6 +55,7 @@ const client = {
   view: null,          // null: the live board; else the ply shown while stepping through
   overlayShownFor: null, // the game status the end-of-game overlay was last opened for
   withdrawing: false,  // this page withdrew its own draw offer (so `by: null` is no decline)
+  tbWithdrawing: false, // the same for its own takeback offer
   serverOffset: 0,     // server epoch ms minus this page's Date.now() (from presence.now)
   oppLeftAt: null,     // performance.now() from when the opponent's absence may be claimed
   confirming: null,    // {type, text, yes}: a destructive action waiting for its "yes"
@@ -149,7 +155,8 @@ document.addEventListener("visibilitychange", () => {
 });
 
 // ------------------------------------------------------------------ frames
-const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch", "takeback"]);
+const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch", "takeback",
+                        "takeback_offer", "ratings"]);
 
 const chat = initChat({ send, t });  // the game's chat rooms (chat.js)
 
@@ -209,6 +216,7 @@ function handle(frame) {
       }
       if ("clocks" in data) { g.clocks = data.clocks; client.clocksAt = performance.now(); }
       if ("abort_at" in data) g.abort_at = data.abort_at;
+      g.takeback_offer = null;  // a takeback offer lives at its ply: any move ends it
       client.pending = false;
       // My own move sounded when it was sent; the opponent's (or any, watching) sounds now.
       if (!g.you || g.you === data.turn) playSound(data.captured && data.captured.length ? "capture" : "move");
@@ -221,6 +229,8 @@ function handle(frame) {
       g.abort_at = null;
       g.legal = [];
       g.draw_offer = null;
+      g.takeback_offer = null;
+      if (data.ratings) g.ratings = data.ratings;
       if (g.clocks) { freezeClocks(); g.clocks.running = null; }
       playSound("end");
       break;
@@ -244,8 +254,22 @@ function handle(frame) {
       if (g.status !== data.status) send("resync");  // the game starts: fetch legal moves, clocks
       g.status = data.status;
       break;
+    case "takeback_offer": {
+      const was = g.takeback_offer;
+      g.takeback_offer = data.by ? { by: data.by, ply: data.ply } : null;
+      if (g.you && was && was.by === g.you && !data.by && !client.tbWithdrawing &&
+          data.declined_by && data.declined_by !== g.you) {
+        showToast(t("takebackDeclined"), "info");
+      }
+      client.tbWithdrawing = false;
+      break;
+    }
+    case "ratings":
+      g.ratings = data.ratings;
+      break;
     case "takeback":
       client.view = null;
+      g.takeback_offer = null;
       send("resync");  // the position, legal moves and clocks come with the new state
       return;
     case "rematch":
@@ -269,9 +293,14 @@ function onError(data) {
   const text = code === "not_allowed" && data.message ? `${errors[code] || ""} (${data.message})`
     : (errors[code] || data.message || errors.generic || "");
   showToast(text);
-  if (["stale_ply", "illegal_move", "ambiguous_move", "not_your_turn", "game_over"].includes(code)) {
+  if (client.pending || ["stale_ply", "illegal_move", "ambiguous_move", "not_your_turn",
+                         "game_over"].includes(code)) {
+    // A refused move (any refusal: also a rate limit or an outage while it was on its
+    // way): the board goes back to the last state now, then the server's state is fetched.
+    // The move list and the game stay as they are until it comes.
     client.pending = false;
-    send("resync");  // put the board back as the server has it
+    if (client.game) render();
+    send("resync");
   }
 }
 
@@ -377,6 +406,7 @@ function render({ fresh = false } = {}) {
   renderStatus();
   renderBanner();
   renderOffer();
+  renderTakebackOffer();
   renderNotice();
   renderResult();
   renderOverlay();
@@ -441,7 +471,9 @@ function playerRow(el, side) {
   const meta = document.createElement("span");
   meta.className = "meta";
   const bits = [];
-  if (p && p.rating) bits.push(String(p.rating));
+  const change = g.ratings && g.ratings[side];
+  if (change) bits.push(ratingChange(change));
+  else if (p && p.rating) bits.push(String(p.rating));
   if (bot && !p.rating && p.level) bits.push(t("level", { n: p.level }));
   if (g.you === side) bits.push(t("you"));
   meta.textContent = bits.join(" · ");
@@ -458,6 +490,35 @@ function playerRow(el, side) {
   }
   el.dataset.side = side;
   el.classList.toggle("to-move", g.status === "active" && g.turn === side);
+}
+
+/** "1500 → 1520 (+20)": what the game did to a rating. */
+function ratingChange(c) {
+  const sign = c.delta > 0 ? "+" : c.delta < 0 ? "−" : "±";
+  return `${c.before} → ${c.after} (${sign}${Math.abs(c.delta)})`;
+}
+
+function renderRatings() {
+  const el = els.overlayRatings;
+  if (!el) return;
+  const g = client.game;
+  el.replaceChildren();
+  el.hidden = !g.ratings;
+  if (!g.ratings) return;
+  for (const side of [orientation(), other(orientation())]) {
+    const c = g.ratings[side];
+    if (!c) continue;
+    const line = document.createElement("span");
+    line.className = `rating-change ${c.delta > 0 ? "up" : c.delta < 0 ? "down" : ""}`.trim();
+    line.dataset.side = side;
+    const p = g.players && g.players[side];
+    const who = g.you === side ? t("you") : (p ? p.name : sideName(side));
+    const numbers = document.createElement("span");
+    numbers.className = "nowrap";
+    numbers.textContent = ratingChange(c);
+    line.append(`${who}: `, numbers);
+    el.append(line);
+  }
 }
 
 function renderPlayers() {
@@ -521,6 +582,43 @@ function renderOffer() {
                             smallButton(t("decline"), "draw_decline"));
   } else {
     els.offerText.textContent = t("drawOfferedBy", { side: sideName(offer) });
+  }
+}
+
+/** Whether I have a move of mine to take back (the server checks it again). */
+function haveMoveToTakeBack() {
+  const g = client.game;
+  return g.turn === g.you ? g.ply >= 2 : g.ply >= 1;
+}
+
+/** The takeback offer between people: its own line, with Accept / Decline or Withdraw.
+ * Each button names the ply the offer was made at: a double click, or an answer to an
+ * offer a move has just ended, is refused by the server (stale_ply). */
+function renderTakebackOffer() {
+  const g = client.game;
+  const el = els.tbOffer;
+  if (!el) return;
+  const offer = g.status === "active" && g.takeback_offer && g.takeback_offer.ply === g.ply
+    ? g.takeback_offer : null;
+  el.hidden = !offer;
+  els.tbOfferActions.replaceChildren();
+  if (!offer) return;
+  const ply = { ply: offer.ply };
+  if (g.you && offer.by === g.you) {
+    els.tbOfferText.textContent = t("youOfferedTakeback");
+    const w = button(t("withdraw"), "takeback_decline", { data: ply });
+    w.classList.add("small-button");
+    w.addEventListener("click", () => { client.tbWithdrawing = true; }, { capture: true });
+    els.tbOfferActions.append(w);
+  } else {
+    els.tbOfferText.textContent = t("takebackOfferedBy", { side: sideName(offer.by) });
+    if (g.you) {
+      const yes = button(t("accept"), "takeback_accept", { cls: "primary", data: ply });
+      const no = button(t("decline"), "takeback_decline", { data: ply });
+      yes.classList.add("small-button");
+      no.classList.add("small-button");
+      els.tbOfferActions.append(yes, no);
+    }
   }
 }
 
@@ -637,6 +735,13 @@ function renderResult() {
   reason.className = "reason";
   reason.textContent = [g.result && g.result.score, resultReason()].filter(Boolean).join(" · ");
   els.result.append(reason);
+  const mine = g.ratings && g.you && g.ratings[g.you];
+  if (mine) {
+    const r = document.createElement("span");
+    r.className = "reason rating-change";
+    r.textContent = t("ratingChange", { change: ratingChange(mine) });
+    els.result.append(r);
+  }
 }
 
 function renderOverlay() {
@@ -651,6 +756,7 @@ function renderOverlay() {
   els.overlayScore.hidden = !(g.result && g.result.score);
   els.overlayTitle.textContent = resultHeadline();
   els.overlayReason.textContent = resultReason();
+  renderRatings();
   els.overlayActions.replaceChildren(...endActions());
 }
 
@@ -793,6 +899,12 @@ function renderControls() {
     // the takeback is refused by the server instead of taking back another turn.
     if (g.takeback_allowed && g.ply >= 2) {
       c.append(button(t("takeback"), "takeback", { data: () => ({ ply: client.game.ply }) }));
+    }
+    // Between people (casual games): offer to take back my last move; the opponent answers.
+    if (g.takeback_offers && !(g.takeback_offer && g.takeback_offer.ply === g.ply) &&
+        haveMoveToTakeBack()) {
+      c.append(button(t("offerTakeback"), "takeback_offer",
+                      { data: () => ({ ply: client.game.ply }) }));
     }
     if (!(g.draw_offer && g.draw_offer !== g.you)) {
       c.append(button(t("offerDraw"), "draw_offer", { disabled: g.draw_offer === g.you }));
