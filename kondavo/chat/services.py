@@ -232,13 +232,15 @@ def _game_rooms(game: Game, viewer: Player | None) -> tuple[list[str], list[str]
 
 def chat_game_state(game: Game, viewer: Player | None) -> dict[str, Any]:
     """The ``chat`` part of a game's ``state``: the last lines of the rooms the viewer
-    reads, the rooms they may write to, the players they muted and the length limit."""
+    reads, the rooms they may write to, the players they muted, the length limit and the
+    viewer's own name (``me``: no mute or report on one's own lines)."""
     read, write = _game_rooms(game, viewer)
     muted = muted_ids(viewer)
     names = (list(Player.objects.filter(pk__in=muted).values_list("name", flat=True))
              if muted else [])
     return {"rooms": {room: chat_history(room=room, viewer=viewer) for room in read},
-            "write": write, "muted": sorted(names), "max_length": max_length()}
+            "write": write, "muted": sorted(names), "max_length": max_length(),
+            "me": viewer.name if viewer is not None else None}
 
 
 def _game_room_of(game_id: str, value: Any) -> str:

@@ -2,9 +2,10 @@
 // of one game, over the game's own socket (no second socket). Lines are text only: they
 // are put in the page with textContent, never as HTML.
 //
-// initChat({ send, t }) -> { onState(state), onFrame(frame) }: ``state`` is the game's
+// initChat({ send, words }) -> { onState(state), onFrame(frame) }: ``state`` is the game's
 // state (its ``chat`` and ``fair_play`` parts are used here).
-//   send(type, data): a frame on the game socket; t(key, vars): the page's translations.
+//   send(type, data): a frame on the game socket; words: the page's chat translations
+//   (frontend/jsi18n.py -> kondavo/chat/strings.py).
 
 const $ = (id) => document.getElementById(id);
 const MUTED_KEY = "kondavo.chat.muted";  // client-side hide (the server also stops them)
@@ -14,15 +15,15 @@ function loadMuted() {
   catch (_) { return new Set(); }
 }
 
-export function initChat({ send, t }) {
+export function initChat({ send, words: strings }) {
   const root = $("chat");
   if (!root) return { onState() {}, onFrame() {} };
   const els = {
     tabs: $("chat-tabs"), lines: $("chat-lines"), form: $("chat-form"),
     input: $("chat-input"), note: $("chat-note"), count: $("chat-count"),
   };
-  const state = { rooms: {}, write: [], current: null, muted: loadMuted(), max: 200 };
-  const words = () => t("chat") || {};
+  const state = { rooms: {}, write: [], current: null, muted: loadMuted(), max: 200, me: null };
+  const words = () => strings || {};
   const kindOf = (room) => room.split(".").pop();
 
   // Open on wide screens; on a phone the box stays folded until tapped.
@@ -77,7 +78,8 @@ export function initChat({ send, t }) {
       report.disabled = true;
     });
     menu.append(mute, report);
-    li.append(who, text, menu);
+    li.append(who, text);
+    if (line.author !== state.me) li.append(menu);  // nothing to mute or report in one's own
     return li;
   }
 
@@ -138,6 +140,7 @@ export function initChat({ send, t }) {
       for (const [room, lines] of Object.entries(chat.rooms || {})) state.rooms[room] = [...lines];
       state.write = chat.write || [];
       state.max = chat.max_length || 200;
+      state.me = chat.me || null;
       for (const name of chat.muted || []) state.muted.add(name);
       const rooms = Object.keys(state.rooms);
       if (!rooms.includes(state.current)) state.current = rooms[0] || null;

@@ -158,7 +158,7 @@ document.addEventListener("visibilitychange", () => {
 const EVENTS = new Set(["move", "end", "draw_offer", "players", "rematch", "takeback",
                         "takeback_offer", "ratings"]);
 
-const chat = initChat({ send, t });  // the game's chat rooms (chat.js)
+const chat = initChat({ send, words: I18N.chat });  // the game's chat rooms (chat.js)
 
 function handle(frame) {
   const { t: type, d: data = {}, v } = frame;
