@@ -184,6 +184,9 @@ def js_strings() -> dict[str, object]:
         "reviewProgress": _("Reviewing position {n} of {total}…"),
         "reviewDone": _("Review done. Moves marked ? or ??: {n}."),
         "tryAgainIn": _("Try again in {s} s."),
+        "inaccuracies": _("Inaccuracies"),
+        "mistakes": _("Mistakes"),
+        "blunders": _("Blunders"),
         "editorHint": _("Set up the position, then press “Analyse this position”."),
         # lobby
         "randomColour": _("Random"),

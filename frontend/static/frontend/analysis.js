@@ -357,21 +357,25 @@ async function reviewGame() {
 }
 $("btn-review").addEventListener("click", reviewGame);
 
-/** Each side's inaccuracies, mistakes and blunders, in a small table. */
+/** Each side's inaccuracies, mistakes and blunders: a row per kind, a column per side. */
 function renderSummary() {
   const box = $("review-summary");
   const body = $("review-summary-body");
   body.replaceChildren();
-  for (const side of ["white", "black"]) {
+  const kinds = [["?!", "inaccuracies"], ["?", "mistakes"], ["??", "blunders"]];
+  for (const [mark, key] of kinds) {
     const tr = document.createElement("tr");
-    tr.dataset.side = side;
+    tr.dataset.mark = mark;
     const th = document.createElement("th");
     th.scope = "row";
-    th.textContent = side === "white" ? t("White") : t("Black");
+    const sign = document.createElement("span");
+    sign.className = `summary-mark ${key}`;
+    sign.textContent = mark;
+    th.append(sign, ` ${t(key)}`);
     tr.append(th);
-    for (const mark of ["?!", "?", "??"]) {
+    for (const side of ["white", "black"]) {
       const td = document.createElement("td");
-      td.dataset.mark = mark;
+      td.dataset.side = side;
       td.textContent = String(an.summary[side][mark]);
       tr.append(td);
     }
