@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from kondavo.chat.strings import chat_error_strings, chat_js_strings
+from kondavo.tournaments.strings import tournament_notify_strings
 
 from .rulesets import capture_sentences
 
@@ -49,6 +50,7 @@ def notify_strings() -> dict[str, object]:
             "rate_limited": _("Too many requests; slow down."),
             "generic": _("Something went wrong."),
         },
+        **tournament_notify_strings(),
     }
 
 

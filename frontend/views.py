@@ -21,6 +21,7 @@ from kondavo.games.services import game_open_for_viewer
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
 from kondavo.limits import ClientInputError, Limits, decode_json_body
 from kondavo.ratelimits import RateLimited, rate_limit
+from kondavo.tournaments.services import game_page_info
 from variants import get_variant
 from variants.errors import UnknownVariant
 
@@ -119,6 +120,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
             "analysis": reverse("analysis"),
             "lobby": reverse("lobby"),
             "i18n": js_strings(),
+            "tournament": game_page_info(game_id=found.id, player=player),
         },
     })
 

@@ -44,7 +44,7 @@ from kondavo.games.moderation import offered_variants, require_offered
 from kondavo.games.services import game_create
 from kondavo.games.services.store import GameWrite
 from kondavo.games.timecontrols import get_time_control
-from kondavo.tournaments import arena, roundrobin, swiss
+from kondavo.tournaments import arena, roundrobin, strings, swiss
 from kondavo.tournaments.models import Entry, Pairing, Tournament
 from variants import VariantError, get_variant
 
@@ -319,6 +319,23 @@ def tournament_berserk(*, tournament_id: Any, player: Player) -> None:
         write.save(fields=("white_ms", "black_ms", "version"))
 
 
+def tournament_cancel(*, tournament_id: Any, now: datetime | None = None) -> bool:
+    """The staff cancel a tournament (the admin's action): it is over, nobody is paired
+    again, and games still going no longer count (their results are void). True if it
+    cancelled it now (a tournament already over is left alone)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if t.is_over:
+            return False
+        t.status = Tournament.Status.CANCELLED
+        t.finished = now
+        t.save(update_fields=["status", "finished"])
+        _changed(t, list(Entry.objects.filter(tournament=t)
+                         .values_list("player_id", flat=True)[:STANDINGS_SHOWN]))
+    return True
+
+
 # --------------------------------------------------------------------------- the tick
 
 def tournament_tick(*, tournament_id: int, now: datetime | None = None) -> str:
@@ -365,11 +382,12 @@ def _start(t: Tournament, now: datetime) -> str:
     t.save(update_fields=["status", "seeds", "rounds"])
     Entry.objects.filter(tournament=t).update(free_since=now)
     url = f"/tournaments/{t.pk}/"
-    for e in entries:
-        with translation.override(settings.LANGUAGE_CODE):
-            text = _("%(name)s has started.") % {"name": t.name}
+    with translation.override(settings.LANGUAGE_CODE):  # the fallback of older pages
+        text = _("%(name)s has started.") % {"name": t.name}
+    for e in entries:  # the bell words it in its reader's language (strings.NOTIFY_*)
         hooks.notify(recipient_id=e.player_id, kind="generic", key=f"tournament:{t.pk}",
-                     data={"text": text}, url=url)
+                     data={"text": text, "template": strings.NOTIFY_STARTED,
+                           "tournament": t.name}, url=url)
     request_pairing(t.pk)
     _changed(t, [])
     transaction.on_commit(partial(schedule_ticks, t.pk))
@@ -435,10 +453,13 @@ def _start_game(t: Tournament, white: Entry, black: Entry, *, round_no: int,
         entry.last_opponent_id = opponent.player_id
         entry.free_since = None
         entry.save(update_fields=["colours", "last_opponent", "free_since"])
-        text = _("Your tournament game against %(name)s starts.") % {
-            "name": opponent.player.name}
+        with translation.override(settings.LANGUAGE_CODE):  # the fallback of older pages
+            text = _("Your tournament game against %(name)s starts.") % {
+                "name": opponent.player.name}
         hooks.notify(recipient_id=entry.player_id, kind="generic", key=f"tournament:{t.pk}",
-                     data={"text": text}, url=selectors.game_url(game.id))
+                     data={"text": text, "template": strings.NOTIFY_GAME,
+                           "name": opponent.player.name, "tournament": t.name},
+                     url=selectors.game_url(game.id))
     transaction.on_commit(partial(_publish_game, t.pk, game.id, white.player_id,
                                   black.player_id))
     _changed(t, [white.player_id, black.player_id])
@@ -807,6 +828,30 @@ def tick_if_due(t: Tournament) -> Tournament:
         tournament_tick(tournament_id=t.pk, now=now)
         return Tournament.objects.get(pk=t.pk)
     return t
+
+
+def game_page_info(*, game_id: str, player: Player | None) -> dict[str, Any] | None:
+    """The game page's ``tournament`` (its json_script data) when the game is a
+    tournament's: the name and page of the tournament, and whether the viewer may still
+    berserk (a player of a timed arena that allows it, not yet berserk, before their first
+    move: the page hides the button once they moved). None otherwise (one indexed query)."""
+    pairing = (Pairing.objects.filter(game_id=game_id).select_related("tournament", "game")
+               .first())
+    if pairing is None:
+        return None
+    t, game = pairing.tournament, pairing.game
+    side = None
+    if player is not None and pairing.black_id is not None:
+        side = ("white" if pairing.white_id == player.pk
+                else "black" if pairing.black_id == player.pk else None)
+    berserk = bool(side is not None and game is not None and t.is_arena and t.berserk
+                   and not t.is_over and game.timed and not pairing.result
+                   and not getattr(pairing, f"{side}_berserk")
+                   and game.status in (Game.Status.ACTIVE, Game.Status.WAITING)
+                   and game.ply <= (0 if side == "white" else 1))
+    return {"id": t.pk, "name": t.name, "url": f"/tournaments/{t.pk}/",
+            "berserk_url": f"/tournaments/{t.pk}/berserk/" if berserk else None,
+            "side": side, "i18n": strings.game_page_strings()}
 
 
 def tournaments_of_games(game_ids: Iterable[str]) -> dict[str, Tournament]:

@@ -22,6 +22,7 @@ from kondavo.games.moderation import offered_variants
 from kondavo.games.timecontrols import TIME_CONTROLS
 from kondavo.tournaments import services
 from kondavo.tournaments.models import Tournament
+from kondavo.tournaments.strings import tournament_js_strings
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -75,6 +76,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "config": {"ws": f"/ws/tournament/{t.pk}/", "id": t.pk, "kind": t.kind,
                    "player": player.pk if player is not None else None,
                    "chat_room": f"tournament.{t.pk}"},
+        "i18n": tournament_js_strings(),
         "show_code": t.private and t.created_by_id is not None and player is not None
         and t.created_by_id == player.pk,
     })
@@ -106,12 +108,17 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
                                      code=request.POST.get("code", ""))
         elif action == "withdraw":
             services.tournament_withdraw(tournament_id=tournament_id, player=player)
+        elif action == "berserk":  # the game page's button (fetch): no redirect
+            services.tournament_berserk(tournament_id=tournament_id, player=player)
+            return JsonResponse({"ok": True})
         elif action in ("pause", "resume"):
             services.tournament_pause(tournament_id=tournament_id, player=player,
                                       paused=action == "pause")
         else:
             raise Http404("no such action")
     except GameError as exc:
+        if action == "berserk":
+            return JsonResponse({"error": exc.code, "message": exc.message}, status=409)
         messages.error(request, exc.message)
     except Exception as exc:  # the guest rate limit
         if type(exc).__name__ != "GuestRateLimited":

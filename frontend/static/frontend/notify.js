@@ -53,7 +53,8 @@ function textOf(item) {
     case "rematch": return fill(t("rematch"), { name: d.from });
     case "joined": return fill(t("joined"), { name: d.by });
     case "turn": return fill(t("turn"), { name: d.opponent });
-    default: return d.text || "";
+    default:  // e.g. a tournament's: a template key and its values, in the reader's words
+      return d.template && I18N[d.template] !== undefined ? fill(t(d.template), d) : d.text || "";
   }
 }
 

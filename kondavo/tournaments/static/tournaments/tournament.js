@@ -3,6 +3,7 @@
 const cfg = JSON.parse(document.getElementById("kondavo-tournament").textContent);
 const T = JSON.parse(document.getElementById("kondavo-tournament-i18n").textContent);
 const $ = (id) => document.getElementById(id);
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (values[k] !== undefined ? values[k] : m));
 let ws = null;
 let retry = 1000;
 let state = { status: $("t-clock").dataset.status, starts: +$("t-clock").dataset.starts * 1000,
@@ -20,11 +21,11 @@ function fmt(ms) {
 function tick() {
   const now = Date.now() + state.skew;
   const el = $("t-clock");
-  if (state.status === "created") el.textContent = `${T.startsIn} ${fmt(state.starts - now)}`;
+  if (state.status === "created") el.textContent = fill(T.startsIn, { time: fmt(state.starts - now) });
   else if (state.status === "started" && cfg.kind === "arena" && state.ends)
-    el.textContent = `${T.endsIn} ${fmt(state.ends - now)}`;
+    el.textContent = fill(T.endsIn, { time: fmt(state.ends - now) });
   else if (state.status === "started")
-    el.textContent = T.round.replace("%(n)s", state.round).replace("%(m)s", state.rounds);
+    el.textContent = fill(T.round, { n: state.round, m: state.rounds });
   else el.textContent = state.status === "cancelled" ? T.cancelled : T.finished;
 }
 
@@ -47,10 +48,12 @@ function row(r) {
   const rating = document.createElement("span"); rating.className = "small t-rating";
   rating.textContent = r.rating ?? "";
   const marks = document.createElement("span"); marks.className = "small t-marks";
+  if (r.fire) marks.title = T.fire;
   marks.textContent = [r.fire ? "🔥" : "", r.playing ? T.playing : "", r.paused ? T.paused : "",
                        r.withdrawn ? T.withdrawn : ""].filter(Boolean).join(" ");
   const sh = document.createElement("span"); sh.className = "t-sheet"; sh.append(...sheet(r.sheet.slice(-10)));
   const score = document.createElement("strong"); score.className = "t-score"; score.textContent = r.score;
+  score.setAttribute("aria-label", `${r.score} ${T.score}`);
   li.append(rank, name, rating, marks, sh, score);
   return li;
 }
@@ -58,7 +61,7 @@ function row(r) {
 function standings(d) {
   state.status = d.status; state.round = d.round; state.rounds = d.rounds;
   state.starts = d.starts_at; state.ends = d.ends_at; state.skew = d.now - Date.now();
-  $("t-players").textContent = `· ${d.players} ${T.players}`;
+  $("t-players").textContent = `· ${fill(T.players, { n: d.players })}`;
   const rows = $("t-rows");
   rows.replaceChildren(...d.rows.map(row));
   shown = d.rows.length;
@@ -94,8 +97,7 @@ function standings(d) {
 function me(entry) {
   const box = $("t-game");
   if (!entry) { box.hidden = true; return; }
-  $("t-me-line").textContent = T.you.replace("%(rank)s", entry.rank).replace("%(score)s", entry.score)
-    .replace("%(games)s", entry.games);
+  $("t-me-line").textContent = fill(T.you, { rank: entry.rank, score: entry.score, games: entry.games });
   $("t-results").replaceChildren(...sheet(entry.sheet));
   box.hidden = !entry.game;
   if (entry.game) {
@@ -125,6 +127,7 @@ function connect() {
 $("t-berserk").addEventListener("click", () => {
   if (ws && ws.readyState === 1) ws.send(JSON.stringify({ t: "berserk", d: {} }));
   $("t-berserk").hidden = true;
+  $("t-me-line").textContent = T.berserkDone;
 });
 $("t-more").addEventListener("click", async () => {
   const res = await fetch(`/tournaments/${cfg.id}/standings.json?offset=${shown}`);
