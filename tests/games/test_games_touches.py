@@ -246,6 +246,7 @@ async def _next(comm: Any, t: str) -> dict[str, Any]:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.embedded
 async def test_takeback_offer_over_sockets(guest_factory: Any) -> None:
     def make() -> tuple[Player, Player, Player, Game]:
         white, black, game = casual(guest_factory)
@@ -288,6 +289,7 @@ async def test_takeback_offer_over_sockets(guest_factory: Any) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.embedded
 async def test_rating_change_reaches_players_and_spectators(guest_factory: Any) -> None:
     def make() -> tuple[Player, Player, Game]:
         alice, bob = account(guest_factory, "ws-alice"), account(guest_factory, "ws-bob")
