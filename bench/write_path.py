@@ -1,5 +1,6 @@
-"""The games' write path on PostgreSQL: the precompiled SQL of ``kondavo.games.services.store``
-against the same statements through the ORM, measured through ``game_play_move``.
+"""The games' write path on PostgreSQL, measured through ``game_play_move``: the optimistic
+write a move takes outside a transaction, the locked write, and the locked write's two
+statements through the ORM.
 
 Run from the repository root with the project's virtualenv:
 
@@ -8,13 +9,21 @@ Run from the repository root with the project's virtualenv:
 
 Without ``DATABASE_URL`` (or ``--database-url``) a throwaway PostgreSQL is started. The
 database is migrated, then each round creates ``--games`` timed games between two guests per
-implementation and plays the same ``--plies`` moves in each, game after game, one
-transaction per move as a player would; the two implementations alternate which goes first.
-Only the two statements differ (``store.select_locked``: the locked ``SELECT`` with both
-players' kinds, ``store.update_guarded``: the version-guarded ``UPDATE``); everything else
-(rules, clocks, events, on-commit publishing) is the same code. Prints, per round and as
-medians, moves/s (wall clock) and this process's CPU milliseconds per move (steadier on a
-shared machine) for each, their ratios, and the queries one move makes with each.
+way of writing and plays the same ``--plies`` moves in each, game after game, as a player
+would (each move on its own, outside any transaction); the ways alternate which goes first:
+
+- ``optimistic``: the site's path (``GameWrite.read``: the row as last committed and one
+  version-guarded ``UPDATE``, no transaction);
+- ``locked``: every move under the row lock (``BEGIN``, the locked ``SELECT``, the
+  ``UPDATE``, ``COMMIT``), the path of a move that ends a game or meets a conflict;
+- ``orm``: the locked path with its two statements built through the ORM
+  (``select_for_update(of=("self",))`` + ``annotate``, ``filter().update()``) instead of
+  ``store``'s precompiled SQL.
+
+Everything else (rules, clocks, events, publishing) is the same code. Prints, per round and
+as medians, moves/s (wall clock), this process's CPU milliseconds per move and the
+PostgreSQL backend's (both steadier than wall time on a shared machine), and the statements
+one move sends with each.
 """
 
 from __future__ import annotations
@@ -25,28 +34,51 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-Impl = tuple[Callable[..., Any], Callable[..., int]]
+Impl = Callable[[], Any]  # a context manager that puts a way of writing in place
 
 
-def orm_impl() -> Impl:
-    """The same two statements through the ORM: ``select_for_update(of=("self",))`` with the
-    players' kinds annotated (one query, the same joins), and a ``filter().update()``."""
+@contextmanager
+def optimistic() -> Iterator[None]:
+    yield
+
+
+@contextmanager
+def locked() -> Iterator[None]:
+    from kondavo.games.services import store
+
+    def refuse(cls: Any, game_id: str, now: Any) -> Any:
+        raise store.NeedsLock
+
+    saved = store.GameWrite.read
+    store.GameWrite.read = classmethod(refuse)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        store.GameWrite.read = saved  # type: ignore[method-assign]
+
+
+@contextmanager
+def orm() -> Iterator[None]:
+    """The locked path's two statements through the ORM: ``select_for_update(of=("self",))``
+    with the players' kinds annotated (one query, the same joins), and a
+    ``filter().update()``."""
     from django.db.models import F
 
     from kondavo.games.models import Game
+    from kondavo.games.services import store
 
-    def select_locked(game_id: str) -> tuple[Any, dict[str, str | None]] | None:
+    def select_row(game_id: str, *, lock: bool) -> tuple[Any, dict[str, str | None]] | None:
+        query = Game.objects.select_for_update(of=("self",)) if lock else Game.objects
         try:
-            row = (Game.objects.select_for_update(of=("self",))
-                   .annotate(white_kind=F("white__kind"), black_kind=F("black__kind"))
+            row = (query.annotate(white_kind=F("white__kind"), black_kind=F("black__kind"))
                    .order_by().get(pk=str(game_id)[:12]))
         except Game.DoesNotExist:
             return None
@@ -58,7 +90,29 @@ def orm_impl() -> Impl:
                   for name in fields}
         return int(Game.objects.filter(pk=game.pk, version=read_version).update(**values))
 
-    return select_locked, update_guarded
+    saved = store.select_row, store.update_guarded
+    store.select_row, store.update_guarded = select_row, update_guarded
+    try:
+        with locked():
+            yield
+    finally:
+        store.select_row, store.update_guarded = saved
+
+
+IMPLS: dict[str, Impl] = {"optimistic": optimistic, "locked": locked, "orm": orm}
+
+
+def backend_cpu_ms() -> float:
+    """CPU milliseconds so far of the PostgreSQL backend serving this process's connection
+    (a local server: its process is read from /proc)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2:].split()
+    return 1000 * (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def move_line(plies: int) -> list[str]:
@@ -78,48 +132,42 @@ def move_line(plies: int) -> list[str]:
 
 
 def play_round(impl: Impl, players: tuple[Any, Any], games: int,
-               line: list[str]) -> tuple[float, float]:
-    """(moves/s, CPU ms of this process per move) for ``games`` games of ``line`` with
-    ``impl`` in place. The CPU figure leaves out PostgreSQL's own work (the same statements
-    for both) and the waits of a busy machine."""
-    from kondavo.games.services import game_create, game_play_move, store
+               line: list[str]) -> tuple[float, float, float]:
+    """(moves/s, CPU ms of this process per move, CPU ms of the PostgreSQL backend per move)
+    for ``games`` games of ``line`` written with ``impl``."""
+    from kondavo.games.services import game_create, game_play_move
 
     white, black = players
     ids = [game_create(creator=white, opponent=black, ruleset="international", color="white",
                        time_control="5+3").id for _ in range(games)]
-    saved = store.select_locked, store.update_guarded
-    store.select_locked, store.update_guarded = impl
-    try:
+    with impl():
+        b0 = backend_cpu_ms()
         t0, c0 = time.perf_counter(), time.process_time()
         for game_id in ids:
             for ply, text in enumerate(line):
                 game_play_move(game_id=game_id, player=white if ply % 2 == 0 else black,
                                ply=ply, move_text=text)
         elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-    finally:
-        store.select_locked, store.update_guarded = saved
+        backend = backend_cpu_ms() - b0
     moves = games * len(line)
-    return moves / elapsed, 1000 * cpu / moves
+    return moves / elapsed, 1000 * cpu / moves, backend / moves
 
 
-def queries_per_move(impl: Impl, players: tuple[Any, Any], line: list[str]) -> int:
+def statements_per_move(impl: Impl, players: tuple[Any, Any], line: list[str]) -> list[str]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from kondavo.games.services import game_create, game_play_move, store
+    from kondavo.games.services import game_create, game_play_move
 
     white, black = players
     game = game_create(creator=white, opponent=black, ruleset="international", color="white",
                        time_control="5+3")
-    saved = store.select_locked, store.update_guarded
-    store.select_locked, store.update_guarded = impl
-    try:
+    with impl():
         game_play_move(game_id=game.id, player=white, ply=0, move_text=line[0])
         with CaptureQueriesContext(connection) as ctx:
             game_play_move(game_id=game.id, player=black, ply=1, move_text=line[1])
-    finally:
-        store.select_locked, store.update_guarded = saved
-    return len(ctx.captured_queries)
+    return [q["sql"].split()[0] + (" ... FOR UPDATE" if "FOR UPDATE" in q["sql"] else "")
+            for q in ctx.captured_queries]
 
 
 def main() -> None:
@@ -152,35 +200,35 @@ def main() -> None:
         from django.core.management import call_command
 
         from kondavo.accounts.services import player_get_or_create_guest
-        from kondavo.games.services import store
 
         call_command("migrate", verbosity=0)
         players = (player_get_or_create_guest(request_session={}),
                    player_get_or_create_guest(request_session={}))
         line = move_line(args.plies)
-        impls = {"raw": (store.select_locked, store.update_guarded), "orm": orm_impl()}
-        for impl in impls.values():  # warm up: connections, caches, imports
-            play_round(impl, players, 2, line[:10])
-        print(f"queries per move: raw {queries_per_move(impls['raw'], players, line)}, "
-              f"orm {queries_per_move(impls['orm'], players, line)}")
-        rates: dict[str, list[float]] = {"raw": [], "orm": []}
-        cpus: dict[str, list[float]] = {"raw": [], "orm": []}
-        print(f"{args.games} games x {args.plies} moves per implementation and round")
-        print("round  raw moves/s  orm moves/s  raw/orm  raw CPU ms/move  orm CPU ms/move  "
-              "orm/raw CPU")
+        names = list(IMPLS)
+        for name in names:  # warm up: connections, caches, imports
+            play_round(IMPLS[name], players, 2, line[:10])
+        for name in names:
+            sent = ", ".join(statements_per_move(IMPLS[name], players, line))
+            print(f"statements per move, {name}: {sent}")
+        got: dict[str, list[tuple[float, float, float]]] = {name: [] for name in names}
+        print(f"{args.games} games x {args.plies} moves per way of writing and round")
+        print("round  " + "  ".join(f"{n:>10} moves/s  CPU ms/move  PG ms/move" for n in names))
         for r in range(args.rounds):
-            order = ["raw", "orm"] if r % 2 == 0 else ["orm", "raw"]
-            got = {name: play_round(impls[name], players, args.games, line) for name in order}
-            for name, (rate, cpu) in got.items():
-                rates[name].append(rate)
-                cpus[name].append(cpu)
-            (raw, raw_cpu), (orm, orm_cpu) = got["raw"], got["orm"]
-            print(f"{r + 1:>5} {raw:>12.1f} {orm:>12.1f} {raw / orm:>8.3f} {raw_cpu:>16.2f} "
-                  f"{orm_cpu:>16.2f} {orm_cpu / raw_cpu:>12.3f}")
-        raw, orm = statistics.median(rates["raw"]), statistics.median(rates["orm"])
-        raw_cpu, orm_cpu = statistics.median(cpus["raw"]), statistics.median(cpus["orm"])
-        print(f"median {raw:>11.1f} {orm:>12.1f} {raw / orm:>8.3f} {raw_cpu:>16.2f} "
-              f"{orm_cpu:>16.2f} {orm_cpu / raw_cpu:>12.3f}")
+            order = names[r % len(names):] + names[:r % len(names)]
+            for name in order:
+                got[name].append(play_round(IMPLS[name], players, args.games, line))
+            print(f"{r + 1:>5}  " + "  ".join(
+                f"{got[n][-1][0]:>18.1f} {got[n][-1][1]:>12.2f} {got[n][-1][2]:>11.2f}"
+                for n in names))
+        med = {n: [statistics.median(x[k] for x in got[n]) for k in range(3)] for n in names}
+        print("median " + "  ".join(f"{med[n][0]:>18.1f} {med[n][1]:>12.2f} {med[n][2]:>11.2f}"
+                                    for n in names))
+        base = med["optimistic"]
+        for name in names[1:]:
+            print(f"{name} / optimistic: moves/s {med[name][0] / base[0]:.2f}, "
+                  f"CPU per move {med[name][1] / base[1]:.2f}, "
+                  f"PostgreSQL CPU per move {med[name][2] / base[2]:.2f}")
 
 
 if __name__ == "__main__":

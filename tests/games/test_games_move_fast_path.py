@@ -88,3 +88,80 @@ def test_fast_path_bot_turn(guest_factory: Any, fake_clock: Any,
     game.refresh_from_db()
     assert game.bot_turn_since == fake_clock.current
     assert recorded_side_effects["bot"][-1] == (game.id, 1)
+
+
+# ----------------------------------------------------------------- the optimistic write
+# Outside a caller's transaction (a socket's or the bot task's move), a move that does not
+# end the game is read as committed and written by one version-guarded UPDATE: no BEGIN,
+# no row lock, no COMMIT. (The tests above run inside pytest-django's transaction, so they
+# see the locked path.)
+
+
+def _statements(ctx: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in ctx.captured_queries
+            if not q["sql"].upper().startswith(("SAVEPOINT", "RELEASE"))]
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db(transaction=True)
+def test_a_plain_move_is_two_statements_without_a_transaction(guest_factory: Any,
+                                                               fake_clock: Any) -> None:
+    white, black = guest_factory(), guest_factory()
+    game = game_create(creator=white, opponent=black, ruleset="international", color="white",
+                       time_control="5+3")
+    assert not connection.in_atomic_block
+    with CaptureQueriesContext(connection) as ctx:
+        game_play_move(game_id=game.id, player=white, ply=0, move_text="32-28")
+    sql = _statements(ctx)
+    assert [s.split()[0] for s in sql] == ["SELECT", "UPDATE"], sql
+    assert "FOR UPDATE" not in sql[0]
+    game.refresh_from_db()
+    assert game.ply == 1 and game.version == 1 and game.moves == ["32-28"]
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db(transaction=True)
+def test_a_row_changed_after_the_read_is_written_again_under_the_lock(
+        guest_factory: Any, fake_clock: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two writers read the same version: exactly one gets through; the other is redone
+    under the lock, sees the new row and gets the error the new row deserves."""
+    from kondavo.games.errors import GameError
+    from kondavo.games.services import store
+
+    white, black = guest_factory(), guest_factory()
+    game = game_create(creator=white, opponent=black, ruleset="international", color="white",
+                       time_control="5+3")
+    stale = store.select_row(game.id, lock=False)  # read before white's move lands
+    game_play_move(game_id=game.id, player=white, ply=0, move_text="32-28")
+    real = store.select_row
+    monkeypatch.setattr(store, "select_row",
+                        lambda game_id, *, lock: stale if not lock else real(game_id, lock=lock))
+    with CaptureQueriesContext(connection) as ctx, pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=white, ply=0, move_text="31-27")
+    assert err.value.code == "stale_ply"
+    sql = [s for s in _statements(ctx) if not s.upper().startswith(("BEGIN", "COMMIT", "ROLLBACK"))]
+    assert sql[0].startswith("UPDATE"), sql  # the stale write, refused by its version guard
+    assert sql[1].startswith("SELECT"), sql  # then the locked read
+    assert ("FOR UPDATE" in sql[1]) == connection.features.has_select_for_update
+    game.refresh_from_db()
+    assert game.moves == ["32-28"] and game.version == 1  # the stale write left no trace
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db(transaction=True)
+def test_a_move_past_the_clock_is_flagged_under_the_lock(guest_factory: Any,
+                                                         fake_clock: Any) -> None:
+    from kondavo.games.errors import GameError
+
+    white, black = guest_factory(), guest_factory()
+    game = game_create(creator=white, opponent=black, ruleset="international", color="white",
+                       time_control="5+3")
+    game_play_move(game_id=game.id, player=white, ply=0, move_text="32-28")
+    game_play_move(game_id=game.id, player=black, ply=1, move_text="19-23")
+    fake_clock.advance(6 * 60)  # white's clock ran out
+    with pytest.raises(GameError) as err:
+        game_play_move(game_id=game.id, player=white, ply=2, move_text="28x19")
+    assert err.value.code == "game_over"
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner == "black"
+    assert game.reason == Game.Reason.TIMEOUT and game.moves == ["32-28", "19-23"]

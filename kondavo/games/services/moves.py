@@ -1,4 +1,10 @@
-"""Playing a move: the hot path (one locked SELECT and one guarded UPDATE per move).
+"""Playing a move: the hot path.
+
+A move that does not end the game is written optimistically (``GameWrite.read``: the row as
+last committed, one ``UPDATE`` guarded by its version, no transaction: two round trips to
+the database); one that ends it, flags a clock, or finds the row changed meanwhile is
+written again under the row lock (one locked ``SELECT`` and one guarded ``UPDATE`` in a
+transaction), which is also the path inside a caller's transaction.
 
 The next move is played on the record resumed from the row's stored history
 (``history.resume_record``), never on a replay of the game. The current position's legal
@@ -13,7 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connections, router, transaction
 
 from kondavo.accounts.models import Player
 from kondavo.games import clock, wire
@@ -29,7 +35,13 @@ from kondavo.games.selectors import (
     turn_of,
 )
 from kondavo.games.services import clocks
-from kondavo.games.services.store import MOVE_FIELDS, GameWrite, other, require_active
+from kondavo.games.services.store import (
+    MOVE_FIELDS,
+    GameWrite,
+    NeedsLock,
+    other,
+    require_active,
+)
 from variants import (
     AmbiguousMove,
     IllegalMove,
@@ -95,7 +107,13 @@ def _find_move(variant: Variant, position: Position, legal: list[Move], *,
 def _play_move(*, game_id: str, player: Player, ply: Any, move_text: str | None,
                path: Sequence[str] | None, move: Move | None,
                now: datetime) -> tuple[Game, GameError | None]:
-    write = GameWrite.lock(game_id, now)
+    return _play(GameWrite.lock(game_id, now), player=player, ply=ply, move_text=move_text,
+                 path=path, move=move)
+
+
+def _play(write: GameWrite, *, player: Player, ply: Any, move_text: str | None,
+          path: Sequence[str] | None, move: Move | None) -> tuple[Game, GameError | None]:
+    now = write.now
     game = write.game
     side = write.seat(player)
     require_not_banned(player)
@@ -158,8 +176,17 @@ def game_play_move(*, game_id: str, player: Player, ply: int, move_text: str | N
     """Play ``move_text`` (e.g. ``"32-28"``, ``"28x19"``), ``path`` (square labels) or
     ``move`` (a ``variants.Move``) for ``player`` answering the position at ``ply``.
     Raises GameError (nothing changed)."""
-    game, error = _play_move(game_id=game_id, player=player, ply=ply, move_text=move_text,
-                             path=path, move=move, now=clock.resolve(now))
+    now = clock.resolve(now)
+    request = {"player": player, "ply": ply, "move_text": move_text, "path": path,
+               "move": move}
+    game: Game | None = None
+    if not connections[router.db_for_write(Game)].in_atomic_block:
+        try:
+            game, error = _play(GameWrite.read(game_id, now), **request)
+        except NeedsLock:
+            game = None
+    if game is None:
+        game, error = _play_move(game_id=game_id, now=now, **request)
     if error is not None:
         raise error
     return game

@@ -1,4 +1,4 @@
-"""Loading a game row locked and saving it: the one write path of every game service.
+"""Loading a game row and saving it: the one write path of every game service.
 
 ``GameWrite.lock(game_id, now)`` is one precompiled ``SELECT`` of the game row joined with
 both players' kinds (``select_locked``: ``FOR UPDATE OF`` the game row where the database
@@ -7,21 +7,20 @@ the instance, adds its events (each bumps the game's event ``version`` by one) a
 ``save``: one precompiled ``UPDATE`` of the given fields (``update_guarded``), guarded by
 the version the row was read at (so nothing is published for a row not written), the
 ``game_finished`` hook when the game has just ended, and the on-commit side effects:
-publishing the frames (one ``group_send`` for all of them) and the bot's move request. (The
+publishing the frames (one bus message for all of them) and the bot's move request. (The
 embedded mode's flag timer is the clocks' business: ``clocks.save`` saves and re-arms it.)
+A plain move skips the lock and the transaction (``GameWrite.read``, see the class).
 
 This is the bottom layer of the services: it imports no other service module.
 
 Why SQL and not the ORM here: the two statements run on every move, and building them
 through the ORM each time costs more than the rest of the move. ``bench/write_path.py``
-plays the same moves through ``game_play_move`` with these two functions and with their
-ORM equivalents (``select_for_update(of=("self",))`` + ``annotate``, ``filter().update()``,
-the same 4 queries a move): in two runs the ORM took 1.6 and 1.9 times the web process's
-CPU per move (medians 7.78 against 4.77 ms, 7.75 against 4.01 ms: about 3 ms more per
-move) and moved 1.4 and 2.0 times fewer moves a second on PostgreSQL. The SQL
-is built once per connection from the model's metadata (columns, converters), so it
-follows the model; the same SQL runs on PostgreSQL and SQLite, only the lock clause
-differs.
+plays the same moves through ``game_play_move`` written optimistically, under the lock,
+and under the lock with the ORM's statements; its figures are in bench/results/live.md
+(the ORM's locked write took about 2.6 times the web process's CPU per move of the
+optimistic one, the SQL locked write 1.3 times). The SQL is built once per connection from
+the model's metadata (columns, converters), so it follows the model; the same SQL runs on
+PostgreSQL and SQLite, only the lock clause differs.
 """
 
 from __future__ import annotations
@@ -56,7 +55,7 @@ def other(side: str) -> str:
 
 
 _ATTNAMES = [f.attname for f in Game._meta.concrete_fields]
-_lock_sql: dict[str, tuple[str, list[tuple[int, Any, Any]]]] = {}
+_select_sql: dict[tuple[str, bool], tuple[str, list[tuple[int, Any, Any]]]] = {}
 _update_sql: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
 
 
@@ -64,9 +63,10 @@ def _connection() -> Any:
     return connections[router.db_for_write(Game)]
 
 
-def _lock_statement(connection: Any) -> tuple[str, list[tuple[int, Any, Any]]]:
-    """(SQL, [(column index, converter, column)]) for ``connection``, built once."""
-    cached = _lock_sql.get(connection.alias)
+def _select_statement(connection: Any, lock: bool) -> tuple[str, list[tuple[int, Any, Any]]]:
+    """(SQL, [(column index, converter, column)]) for ``connection``, built once; ``lock``:
+    the row locked for the transaction."""
+    cached = _select_sql.get((connection.alias, lock))
     if cached is not None:
         return cached
     qn = connection.ops.quote_name
@@ -79,7 +79,9 @@ def _lock_statement(connection: Any) -> tuple[str, list[tuple[int, Any, Any]]]:
         f"LEFT OUTER JOIN {player_table} w ON w.{player_pk} = g.{qn(gm.get_field('white').column)} "
         f"LEFT OUTER JOIN {player_table} b ON b.{player_pk} = g.{qn(gm.get_field('black').column)} "
         f"WHERE g.{qn(gm.pk.column)} = %s")
-    if connection.features.has_select_for_update_of:
+    if not lock:
+        pass
+    elif connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF g"
     elif connection.features.has_select_for_update:
         sql += " FOR UPDATE"
@@ -89,7 +91,7 @@ def _lock_statement(connection: Any) -> tuple[str, list[tuple[int, Any, Any]]]:
         for conv in [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]:
             converters.append((i, conv, col))
     cached = (sql, converters)
-    _lock_sql[connection.alias] = cached
+    _select_sql[(connection.alias, lock)] = cached
     return cached
 
 
@@ -111,8 +113,13 @@ def _update_statement(connection: Any, fields: tuple[str, ...]) -> tuple[str, li
 
 def select_locked(game_id: str) -> tuple[Game, dict[str, str | None]] | None:
     """The game row locked for this transaction with both players' kinds (one query)."""
+    return select_row(game_id, lock=True)
+
+
+def select_row(game_id: str, *, lock: bool) -> tuple[Game, dict[str, str | None]] | None:
+    """The game row with both players' kinds (one query), locked or as last committed."""
     connection = _connection()
-    sql, converters = _lock_statement(connection)
+    sql, converters = _select_statement(connection, lock)
     with connection.cursor() as cursor:
         cursor.execute(sql, [str(game_id)[:12]])
         row = cursor.fetchone()
@@ -136,9 +143,25 @@ def update_guarded(game: Game, fields: tuple[str, ...], read_version: int) -> in
         return int(cursor.rowcount)
 
 
+class NeedsLock(Exception):
+    """An optimistic write cannot go on without the row lock: the row changed since it was
+    read, or the write is more than a plain move (see ``GameWrite.read``). Nothing was
+    written; the caller does the whole write again under the lock."""
+
+
 @dataclass
 class GameWrite:
-    """One locked game in one transaction: the row, the players' kinds, the new events."""
+    """One game being written: the row, the players' kinds, the new events.
+
+    Normally locked in a transaction (``lock``). A plain move may instead be written
+    optimistically (``read``): the row as last committed, no transaction, and one ``UPDATE``
+    guarded by the version it was read at, in autocommit. That is two round trips to the
+    database instead of four (``BEGIN``, the locked ``SELECT``, the ``UPDATE``, ``COMMIT``),
+    and correct for the same reason the locked write is: the version guard lets exactly one
+    writer of a version through. A write that finds the row changed, or that would do more
+    than update the game row (end the game: ratings, hooks; flag a clock), raises
+    ``NeedsLock`` before writing anything, and is done again under the lock.
+"""
 
     game: Game
     kinds: dict[str, str | None]
@@ -146,6 +169,21 @@ class GameWrite:
     read_version: int
     was_over: bool
     frames: list[dict[str, Any]] = field(default_factory=list)
+    optimistic: bool = False
+
+    @classmethod
+    def read(cls, game_id: str, now: datetime) -> GameWrite:
+        """The game row as last committed, for an optimistic write (see the class)."""
+        found = select_row(game_id, lock=False)
+        if found is None:
+            raise GameError("not_found", "no such game")
+        game, kinds = found
+        return cls(game, kinds, now, game.version, game.is_over, optimistic=True)
+
+    def needs_lock(self) -> None:
+        """Called before a write an optimistic write may not do (ending the game, ...)."""
+        if self.optimistic:
+            raise NeedsLock
 
     @classmethod
     def lock(cls, game_id: str, now: datetime) -> GameWrite:
@@ -190,8 +228,12 @@ class GameWrite:
             game.bot_turn_since = now
         if "bot_turn_since" not in fields:
             fields = (*fields, "bot_turn_since")
+        if game.is_over and not self.was_over:
+            self.needs_lock()  # the end of a game writes more than its row
         # Cannot fail under the row lock; never publish what is not written.
         if update_guarded(game, fields, self.read_version) != 1:
+            if self.optimistic:
+                raise NeedsLock
             raise GameError("conflict", "the game changed meanwhile: try again")
         self.read_version = game.version
         if game.is_over and not self.was_over:
