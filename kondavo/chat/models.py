@@ -7,6 +7,7 @@ A room is a name: ``game.<id>.players``, ``game.<id>.spectators``, ``tournament.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -112,6 +113,10 @@ class ChatRestriction(models.Model):
                                               name="chatrestriction_kind_valid"),
                        models.CheckConstraint(condition=Q(kind="ban") | Q(until__isnull=False),
                                               name="chatrestriction_mute_has_end")]
+
+    def clean(self) -> None:
+        if self.kind == self.Kind.MUTE and self.until is None:
+            raise ValidationError({"until": _("A mute needs an end; a ban may have none.")})
 
     def __str__(self) -> str:
         return f"{self.kind} {self.player_id} until {self.until}"
