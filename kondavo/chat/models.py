@@ -114,12 +114,12 @@ class ChatRestriction(models.Model):
                        models.CheckConstraint(condition=Q(kind="ban") | Q(until__isnull=False),
                                               name="chatrestriction_mute_has_end")]
 
+    def __str__(self) -> str:
+        return f"{self.kind} {self.player_id} until {self.until}"
+
     def clean(self) -> None:
         if self.kind == self.Kind.MUTE and self.until is None:
             raise ValidationError({"until": _("A mute needs an end; a ban may have none.")})
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.player_id} until {self.until}"
 
 
 class ModerationLog(models.Model):
