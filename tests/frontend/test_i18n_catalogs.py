@@ -110,7 +110,8 @@ def _placeholders(text: str) -> list[str]:
 
 def test_the_catalogs_are_found() -> None:
     assert {d.relative_to(REPO).as_posix() for d in CATALOG_DIRS} >= {
-        "frontend/locale", "rating/locale", "kondavo/accounts/locale"}
+        "frontend/locale", "rating/locale", "kondavo/accounts/locale",
+        "kondavo/tournaments/locale"}
     assert set(LOCALES) == {"fr", "it", "tr", "es", "pt_BR", "pl"}
 
 
