@@ -277,3 +277,22 @@ def test_no_flag_below_the_number_of_games(settings: Any) -> None:
     engine, _human, game = engine_game(settings)  # KONDAVO_FAIRPLAY_ENGINE_GAMES = 5
     tasks.engine_signal(game.id)
     assert not EngineFlag.objects.exists()
+
+
+def test_a_first_move_not_made_in_time_counts_against_the_player_to_move() -> None:
+    from kondavo.games.services import game_flag_if_expired
+
+    sleeper, other = account("sleeper"), account("other")
+    game = game_create(creator=sleeper, opponent=other, ruleset="international",
+                       color="white", time_control="5+3")
+    assert game_flag_if_expired(game_id=game.id, now=timezone.now() + timedelta(seconds=60))
+    assert Game.objects.get(pk=game.id).reason == "no_first_move"
+    assert list(Offence.objects.values_list("player_id", "kind")) == [(sleeper.pk, "no_move")]
+
+
+def test_the_engine_signal_runs_on_the_analysis_queue() -> None:
+    from kondavo.settings.base import celery_settings_for
+
+    routes = celery_settings_for("redis://127.0.0.1:6379/0")["CELERY_TASK_ROUTES"]
+    assert routes["kondavo.fairplay.tasks.*"] == {"queue": "analysis"}
+    assert tasks.engine_signal.name == "kondavo.fairplay.tasks.engine_signal"
