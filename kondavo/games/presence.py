@@ -11,15 +11,20 @@ also hold when the store began keeping them (``epoch``): a player the store has 
 counts as gone from then at the earliest, so a store that lost its data (a Redis restart)
 never makes a present player claimable at once.
 
-Stores: Redis (``REDIS_URL`` set: one sorted set per game, shared by every Daphne) or, in
-the embedded mode, this process's memory (one Daphne). Entries older than ``KEEP`` are
-dropped, and a game's Redis key expires ``KEEP`` after its last write.
+Stores: Redis (``REDIS_URL`` set, shared by every Daphne) or, in the embedded mode, this
+process's memory (one Daphne). The players' entries (and the epoch) are kept apart from the
+spectators': a game's view reads the few player entries and only the *number* of live
+spectators, so opening, refreshing or closing a socket costs the same with 5 spectators or
+5,000 (before, each read every entry: a crowd's cost grew with its square). A spectator's
+entry is removed when it closes or expires; a player's is kept ``KEEP`` (its expiry is when
+that side left), and a game's Redis keys expire ``KEEP`` after their last write.
 
 Times are epoch seconds from ``kondavo.games.clock`` (tests move it).
 """
 
 from __future__ import annotations
 
+import heapq
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -60,10 +65,11 @@ class PresenceView:
 EPOCH = "epoch:"  # the entry holding ``PresenceView.epoch``
 
 
-def view_of(entries: dict[str, float], now: float) -> PresenceView:
+def view_of(entries: dict[str, float], now: float, spectators: int = 0) -> PresenceView:
+    """The view from the players' entries (and any spectator entries among them) plus a
+    count of live spectators kept apart."""
     online = {"white": False, "black": False}
     latest: dict[str, float | None] = {"white": None, "black": None}
-    spectators = 0
     for member, expires in entries.items():
         role = member.split(":", 1)[0]
         live = expires > now
@@ -77,6 +83,10 @@ def view_of(entries: dict[str, float], now: float) -> PresenceView:
     return PresenceView(now, online, left_at, spectators, entries.get(EPOCH))
 
 
+def is_spectator(member: str) -> bool:
+    return member.startswith("spectator:")
+
+
 class PresenceStore(Protocol):
     def refresh(self, game_id: str, member: str, expires: float,
                 now: float) -> PresenceView: ...
@@ -86,11 +96,39 @@ class PresenceStore(Protocol):
     def view(self, game_id: str, now: float) -> PresenceView: ...
 
 
+class _Spectators:
+    """Live spectator entries with their expiry; expired ones are dropped as time passes
+    (a heap of expiries, stale heap items skipped), so counting them is O(1)."""
+
+    def __init__(self) -> None:
+        self.expiry: dict[str, float] = {}
+        self.heap: list[tuple[float, str]] = []
+
+    def set(self, member: str, expires: float) -> None:
+        self.expiry[member] = expires
+        heapq.heappush(self.heap, (expires, member))
+
+    def remove(self, member: str) -> None:
+        self.expiry.pop(member, None)
+
+    def live(self, now: float) -> int:
+        heap, expiry = self.heap, self.expiry
+        while heap and heap[0][0] <= now:
+            expires, member = heapq.heappop(heap)
+            if expiry.get(member) == expires:
+                del expiry[member]
+        if len(heap) > 4 * len(expiry) + 64:  # mostly stale items: rebuild
+            self.heap = [(e, m) for m, e in expiry.items()]
+            heapq.heapify(self.heap)
+        return len(expiry)
+
+
 class MemoryPresence:
     """One process's presence (the embedded mode: a single Daphne)."""
 
     def __init__(self) -> None:
-        self._games: dict[str, dict[str, float]] = {}
+        self._games: dict[str, dict[str, float]] = {}  # players' entries and the epoch
+        self._spectators: dict[str, _Spectators] = {}
         self._lock = threading.Lock()
 
     def _prune(self, entries: dict[str, float], now: float) -> None:
@@ -101,25 +139,35 @@ class MemoryPresence:
                 now: float) -> PresenceView:
         with self._lock:
             entries = self._games.setdefault(game_id, {})
-            entries[member] = expires
-            self._prune(entries, now)
+            spectators = self._spectators.setdefault(game_id, _Spectators())
+            if is_spectator(member):
+                spectators.set(member, expires)
+            else:
+                entries[member] = expires
+                self._prune(entries, now)
             entries.setdefault(EPOCH, now)
-            return view_of(dict(entries), now)
+            return view_of(dict(entries), now, spectators.live(now))
 
     def close(self, game_id: str, member: str, now: float) -> PresenceView:
         with self._lock:
             entries = self._games.setdefault(game_id, {})
-            if member in entries:
+            spectators = self._spectators.setdefault(game_id, _Spectators())
+            if is_spectator(member):
+                spectators.remove(member)
+            elif member in entries:
                 entries[member] = min(entries[member], now)
-            return view_of(dict(entries), now)
+            return view_of(dict(entries), now, spectators.live(now))
 
     def view(self, game_id: str, now: float) -> PresenceView:
         with self._lock:
-            return view_of(dict(self._games.get(game_id, {})), now)
+            spectators = self._spectators.get(game_id)
+            return view_of(dict(self._games.get(game_id, {})), now,
+                           spectators.live(now) if spectators is not None else 0)
 
 
 class RedisPresence:
-    """Presence shared by every Daphne: a sorted set per game (member -> expiry)."""
+    """Presence shared by every Daphne: per game, a sorted set of the players' entries
+    (member -> expiry, and the epoch) and one of the spectators' (member -> expiry)."""
 
     def __init__(self, url: str) -> None:
         import redis
@@ -136,30 +184,45 @@ class RedisPresence:
         return KEY_PREFIX + game_id
 
     @staticmethod
+    def _spectators_key(game_id: str) -> str:
+        return KEY_PREFIX + game_id + ":spectators"
+
+    @staticmethod
     def _entries(raw: Any) -> dict[str, float]:
         return {(m.decode() if isinstance(m, bytes) else str(m)): float(s) for m, s in raw}
 
+    def _read(self, pipe: Any, game_id: str, now: float) -> PresenceView:
+        """Queue the view's two reads (a few player entries, a count) and run ``pipe``."""
+        pipe.zrange(self._key(game_id), 0, -1, withscores=True)
+        pipe.zcount(self._spectators_key(game_id), f"({now}", "+inf")
+        results = pipe.execute()
+        return view_of(self._entries(results[-2]), now, int(results[-1]))
+
     def refresh(self, game_id: str, member: str, expires: float,
                 now: float) -> PresenceView:
-        key = self._key(game_id)
+        key, spectators = self._key(game_id), self._spectators_key(game_id)
         pipe = self._redis.pipeline(transaction=False)
-        pipe.zadd(key, {member: expires})
-        pipe.zremrangebyscore(key, "-inf", now - KEEP)
+        if is_spectator(member):
+            pipe.zadd(spectators, {member: expires})
+            pipe.zremrangebyscore(spectators, "-inf", now)
+            pipe.expire(spectators, int(KEEP))
+        else:
+            pipe.zadd(key, {member: expires})
+            pipe.zremrangebyscore(key, "-inf", now - KEEP)
         pipe.zadd(key, {EPOCH: now}, nx=True)
         pipe.expire(key, int(KEEP))
-        pipe.zrange(key, 0, -1, withscores=True)
-        return view_of(self._entries(pipe.execute()[-1]), now)
+        return self._read(pipe, game_id, now)
 
     def close(self, game_id: str, member: str, now: float) -> PresenceView:
-        key = self._key(game_id)
         pipe = self._redis.pipeline(transaction=False)
-        pipe.zadd(key, {member: now}, xx=True, lt=True)
-        pipe.zrange(key, 0, -1, withscores=True)
-        return view_of(self._entries(pipe.execute()[-1]), now)
+        if is_spectator(member):
+            pipe.zrem(self._spectators_key(game_id), member)
+        else:
+            pipe.zadd(self._key(game_id), {member: now}, xx=True, lt=True)
+        return self._read(pipe, game_id, now)
 
     def view(self, game_id: str, now: float) -> PresenceView:
-        raw = self._redis.zrange(self._key(game_id), 0, -1, withscores=True)
-        return view_of(self._entries(raw), now)
+        return self._read(self._redis.pipeline(transaction=False), game_id, now)
 
 
 # The presence store for the current settings (Redis when ``REDIS_URL`` is set).

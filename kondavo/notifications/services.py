@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from kondavo.accounts.models import Player
-from kondavo.games import events, selectors, wire
+from kondavo.games import clock, events, presence, selectors, wire
 from kondavo.games.hooks import GameEvents
 from kondavo.notifications.models import Notification
 
@@ -137,6 +137,16 @@ def _name(player_id: int | None) -> str:
     return Player.objects.filter(pk=player_id).values_list("name", flat=True).first() or ""
 
 
+def _at_the_board(game_id: str, side: str) -> bool:
+    """Whether ``side`` has the game's page open (a live socket at the game), by the
+    presence store (one read; a store that does not answer counts as away)."""
+    try:
+        view = presence.store().view(game_id, clock.now().timestamp())
+    except Exception:
+        return False
+    return bool(view.online.get(side))
+
+
 def _game_events(ev: GameEvents) -> None:
     url = selectors.game_url(ev.game_id)
     last_move: dict[str, Any] | None = None
@@ -163,6 +173,8 @@ def _game_events(ev: GameEvents) -> None:
     mover = "black" if turn == "white" else "white"
     to, other = _human(ev, turn), _human(ev, mover)
     if to is None or other is None:  # only between two people (a bot answers at once)
+        return
+    if _at_the_board(ev.game_id, turn):  # the board tells them: no write, no frame
         return
     notify(recipient_id=to, kind=Notification.Kind.TURN, key=f"turn:{ev.game_id}",
            data={"game_id": ev.game_id, "opponent": _name(other),

@@ -301,3 +301,21 @@ def test_your_turn_in_an_untimed_game_rematch_and_joined(
     game_join(game_id=friend.id, player=carol)
     joined = Notification.objects.get(recipient=alice, kind="joined")
     assert joined.data == {"game_id": friend.id, "by": carol.name}
+
+
+def test_no_your_turn_notice_for_a_player_at_the_board(
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The board tells a player who has the game's page open: no notification is written
+    or sent for each move then (a busy untimed game costs its moves nothing more)."""
+    from kondavo.games import presence
+
+    alice, bob = guest(), guest()
+    game = untimed_game(alice, bob)
+    now = clock.now().timestamp()
+    presence.store().refresh(game.id, "black:bobs-page", now + 60, now)
+    game_play_move(game_id=game.id, player=alice, ply=0, move_text="32-28")
+    assert not Notification.objects.filter(recipient=bob, kind="turn").exists()
+    presence.store().close(game.id, "black:bobs-page", clock.now().timestamp())
+    game_play_move(game_id=game.id, player=bob, ply=1, move_text="19-23")
+    game_play_move(game_id=game.id, player=alice, ply=2, move_text="28x19")
+    assert Notification.objects.get(recipient=bob, kind="turn").data["ply"] == 3
