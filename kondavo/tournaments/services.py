@@ -289,6 +289,12 @@ def tournament_pause(*, tournament_id: Any, player: Player, paused: bool = True)
             request_pairing(t.pk)
 
 
+def _last_berserk_ply(ruleset: str, side: str) -> int:
+    """The last ply before ``side``'s first move: 0 for the side the ruleset starts with
+    (White in most, Black in English draughts), 1 for the other."""
+    return 0 if get_variant(ruleset).first_to_move.name.lower() == side else 1
+
+
 def tournament_berserk(*, tournament_id: Any, player: Player) -> None:
     """Halve one's own clock at the start of an arena game, for an extra point on a win:
     only before one's first move, in a timed arena that allows it, once per game. The game
@@ -306,7 +312,7 @@ def tournament_berserk(*, tournament_id: Any, player: Player) -> None:
         game = write.game
         side = write.seat(player)
         if (game.status != Game.Status.ACTIVE or not game.timed
-                or game.ply > (0 if side == "white" else 1)):
+                or game.ply > _last_berserk_ply(game.ruleset, side)):
             raise GameError("not_allowed", _("Berserk only before your first move."))
         flag = "white_berserk" if side == "white" else "black_berserk"
         if getattr(pairing, flag):
@@ -848,10 +854,11 @@ def game_page_info(*, game_id: str, player: Player | None) -> dict[str, Any] | N
                    and not t.is_over and game.timed and not pairing.result
                    and not getattr(pairing, f"{side}_berserk")
                    and game.status in (Game.Status.ACTIVE, Game.Status.WAITING)
-                   and game.ply <= (0 if side == "white" else 1))
+                   and game.ply <= _last_berserk_ply(game.ruleset, side))
     return {"id": t.pk, "name": t.name, "url": f"/tournaments/{t.pk}/",
             "berserk_url": f"/tournaments/{t.pk}/berserk/" if berserk else None,
-            "side": side, "i18n": strings.game_page_strings()}
+            "berserk_ply": _last_berserk_ply(game.ruleset, side) if berserk and side else None,
+            "i18n": strings.game_page_strings()}
 
 
 def tournaments_of_games(game_ids: Iterable[str]) -> dict[str, Tournament]:

@@ -36,7 +36,7 @@ def tournament_js_strings() -> dict[str, str]:
         "bye": _("bye"),
         "you": _("Your rank: {rank}, {score} points in {games} games"),
         "fire": _("on a winning streak: wins count double"),
-        "score": _("points"),
+        "score": _("{n} pts"),  # a score: a number of points, abbreviated
         "berserkDone": _("Berserk: your clock is halved; a win gives one more point."),
     }
 

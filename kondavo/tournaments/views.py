@@ -29,6 +29,13 @@ def _player(request: HttpRequest) -> Player | None:
     return getattr(request, "player", None)
 
 
+def _ruleset_names(variants: list[Any]) -> dict[str, str]:
+    """Ruleset names in the page's language (the site's naming, as the menu shows them)."""
+    from frontend.naming import ruleset_name
+
+    return {v.key: ruleset_name(v) for v in variants}
+
+
 def _kind_names() -> dict[str, str]:
     return {"arena": _("Arena"), "swiss": _("Swiss"), "roundrobin": _("Round-robin")}
 
@@ -41,7 +48,7 @@ def _card(t: Tournament, names: dict[str, str]) -> dict[str, Any]:
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
     variants = offered_variants()
-    names = {v.key: v.name for v in variants}
+    names = _ruleset_names(variants)
     ruleset = request.GET.get("ruleset") or ""
     if ruleset not in names:
         ruleset = ""
@@ -49,7 +56,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         services.schedule_upcoming()
     lists = services.tournament_lists(ruleset=ruleset or None)
     return render(request, "tournaments/list.html", {
-        "rulesets": [{"key": v.key, "name": v.name} for v in variants],
+        "rulesets": [{"key": v.key, "name": names[v.key]} for v in variants],
         "ruleset": ruleset,
         "running": [_card(t, names) for t in lists["started"]],
         "upcoming": [_card(t, names) for t in lists["created"]],
@@ -67,12 +74,15 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = services.tick_if_due(t)
     player = _player(request)
     me = services.me_payload(t, player)
-    names = {v.key: v.name for v in offered_variants()}
+    names = _ruleset_names(offered_variants())
+    open_to_join = (not t.is_over and (me is None or me["withdrawn"])
+                    and (t.status == Tournament.Status.CREATED or t.is_arena))
+    has_account = player is not None and player.kind == Player.Kind.USER
     return render(request, "tournaments/detail.html", {
         **_card(t, names),
         "me": me,
-        "can_join": (not t.is_over and (me is None or me["withdrawn"])
-                     and (t.status == Tournament.Status.CREATED or t.is_arena)),
+        "can_join": open_to_join and (has_account or not t.rated),
+        "login_to_join": open_to_join and t.rated and not has_account,
         "config": {"ws": f"/ws/tournament/{t.pk}/", "id": t.pk, "kind": t.kind,
                    "player": player.pk if player is not None else None,
                    "chat_room": f"tournament.{t.pk}"},
@@ -157,8 +167,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             return _back(t.pk)
         except (GameError, ValueError) as exc:
             messages.error(request, getattr(exc, "message", str(exc)))
+    names = _ruleset_names(variants)
     return render(request, "tournaments/new.html", {
-        "form": form, "rulesets": [{"key": v.key, "name": v.name} for v in variants],
+        "form": form, "rulesets": [{"key": v.key, "name": names[v.key]} for v in variants],
         "time_controls": [tc.key for tc in TIME_CONTROLS],
         "kinds": _kind_names(),
     })

@@ -122,3 +122,16 @@ def test_admin_lists_and_cancels(accounts: Any, run_tasks: Any, client: Any) -> 
     assert pairing.result == Pairing.Result.VOID
     assert services.tournament_cancel(tournament_id=t.pk) is False
     assert services.tournament_pair(tournament_id=t.pk) == 0
+
+
+def test_berserk_follows_who_moves_first(accounts: Any, run_tasks: Any) -> None:
+    """English draughts: Black moves first, so White may still berserk after Black's first
+    move, and Black no longer may."""
+    t, a, b, pairing = _started_arena(accounts, ("xena", "yuri"))
+    game = Game.objects.get(pk=pairing.game_id)
+    games.game_play_move(game_id=game.id, player=pairing.black, ply=0, move_text="11-15")
+    with pytest.raises(games.GameError):
+        services.tournament_berserk(tournament_id=t.pk, player=pairing.black)
+    services.tournament_berserk(tournament_id=t.pk, player=pairing.white)
+    game.refresh_from_db()
+    assert game.white_ms == game.clock_initial_ms // 2

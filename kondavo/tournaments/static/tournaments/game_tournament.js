@@ -14,7 +14,7 @@ function stillPossible() {
   const s = g && g.state;
   if (!s) return true;  // not connected yet: keep it until the state says otherwise
   if (s.status && s.status !== "active" && s.status !== "waiting") return false;
-  return (s.ply || 0) <= (button.dataset.side === "white" ? 0 : 1);
+  return (s.ply || 0) <= Number(button.dataset.ply);
 }
 
 if (button) {

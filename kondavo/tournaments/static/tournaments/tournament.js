@@ -29,11 +29,20 @@ function tick() {
   else el.textContent = state.status === "cancelled" ? T.cancelled : T.finished;
 }
 
+function points(n) {
+  const whole = Math.floor(n);
+  return n === whole ? String(n) : (whole ? `${whole}½` : "½");
+}
+
+const pointsText = (p) => (cfg.kind === "arena" ? String(p) : points(p / 2));
+
 function sheet(items) {
   return items.map((g) => {
     const span = document.createElement("span");
     span.className = `t-pt t-${g.r}${g.f ? " t-fire" : ""}${g.k ? " t-berserk" : ""}`;
-    span.textContent = g.r === "b" ? "½" : String(g.p);
+    // Arenas show the points a game gave (2/1/0, doubled on a streak, +1 berserk); Swiss
+    // and round-robin count half points (p is twice the score: a win 1, a draw ½, a bye 1).
+    span.textContent = pointsText(g.p);
     return span;
   });
 }
@@ -48,12 +57,16 @@ function row(r) {
   const rating = document.createElement("span"); rating.className = "small t-rating";
   rating.textContent = r.rating ?? "";
   const marks = document.createElement("span"); marks.className = "small t-marks";
-  if (r.fire) marks.title = T.fire;
-  marks.textContent = [r.fire ? "🔥" : "", r.playing ? T.playing : "", r.paused ? T.paused : "",
+  marks.textContent = [r.playing ? T.playing : "", r.paused ? T.paused : "",
                        r.withdrawn ? T.withdrawn : ""].filter(Boolean).join(" ");
+  if (r.fire) {  // a winning streak: the next win counts double
+    const fire = document.createElement("span");
+    fire.className = "t-streak"; fire.title = T.fire; fire.textContent = "×2";
+    marks.prepend(fire, marks.textContent ? " " : "");
+  }
   const sh = document.createElement("span"); sh.className = "t-sheet"; sh.append(...sheet(r.sheet.slice(-10)));
   const score = document.createElement("strong"); score.className = "t-score"; score.textContent = r.score;
-  score.setAttribute("aria-label", `${r.score} ${T.score}`);
+  score.setAttribute("aria-label", fill(T.score, { n: r.score }));
   li.append(rank, name, rating, marks, sh, score);
   return li;
 }
@@ -73,7 +86,7 @@ function standings(d) {
     const li = document.createElement("li");
     li.className = "t-pairing";
     const text = g.black === null ? `${g.white} — ${T.bye}`
-      : `${g.white} – ${g.black}` + (g.result ? ` (${g.points[0]}–${g.points[1]})` : "");
+      : `${g.white} – ${g.black}` + (g.result ? ` (${pointsText(g.points[0])}–${pointsText(g.points[1])})` : "");
     if (g.url) { const a = document.createElement("a"); a.href = g.url; a.textContent = text; li.append(a); }
     else li.textContent = text;
     return li;
@@ -85,7 +98,7 @@ function standings(d) {
       const div = document.createElement("div");
       div.className = `t-step t-step-${p.rank}`;
       const n = document.createElement("strong"); n.textContent = p.name;
-      const s = document.createElement("span"); s.textContent = p.score;
+      const s = document.createElement("span"); s.textContent = fill(T.score, { n: p.score });
       const r = document.createElement("span"); r.className = "t-place"; r.textContent = p.rank;
       div.append(r, n, s);
       return div;
