@@ -18,6 +18,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from kondavo.games import wire
 from kondavo.games.consumers import Handler, ProtocolConsumer
 from kondavo.games.errors import GameError
 from kondavo.games.events import tournament_group
@@ -31,7 +32,9 @@ class TournamentConsumer(ProtocolConsumer):
     tournament_id: int = 0
 
     def handlers(self) -> dict[str, Handler]:
-        return {"berserk": self.do_berserk, "resync": self.do_resync, "ping": self.do_ping}
+        return {"berserk": self.do_berserk, "resync": self.do_resync, "ping": self.do_ping,
+                **{t: self._chat(t) for t in ("chat", "chat_mute", "chat_report",
+                                              "chat_remove")}}
 
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
@@ -70,7 +73,24 @@ class TournamentConsumer(ProtocolConsumer):
         await db(services.tournament_berserk)(tournament_id=self.tournament_id,
                                               player=self.player)
 
+    def _chat(self, t: str) -> Handler:
+        """A ``chat*`` frame: the tournament's chat room (``services.tournament_chat_frame``)."""
+        async def handler(data: dict[str, Any]) -> None:
+            reply = await db(services.tournament_chat_frame)(
+                tournament_id=self.tournament_id, player=self.player,
+                address=self.owner.address, t=t, data=data)
+            if reply is not None:
+                await self.send_json(reply)
+
+        return handler
+
     # --- bus messages (through the hub)
+    async def chat_frame(self, message: dict[str, Any]) -> None:
+        """A line of the tournament's chat, or a removal (not to who muted its author)."""
+        frame = wire.chat_for_socket(message, self.player.pk if self.player else None)
+        if frame is not None:
+            await self.send_json(frame)
+
     async def tournament_standings(self, message: dict[str, Any]) -> None:
         await self.send(text_data=message["text"])
 

@@ -789,6 +789,74 @@ def publish_changes(tournament_id: int, player_ids: tuple[int, ...]) -> None:
         log.exception("tournament %s: publishing failed", tournament_id)
 
 
+# --------------------------------------------------------------------------- chat
+
+def chat_room(tournament_id: int) -> str:
+    """The tournament's chat room (``kondavo.chat``): its lines travel on the bus group of
+    the same name, which is the tournament socket's own (``events.tournament_group``)."""
+    return f"tournament.{tournament_id}"
+
+
+def _may_chat(t: Tournament, player: Player | None) -> bool:
+    """Who writes in a tournament's chat: its players (withdrawn ones too), as lichess
+    does; everyone else reads."""
+    from kondavo.chat import services as chat
+
+    return (player is not None and chat.may_write(player)
+            and Entry.objects.filter(tournament=t, player=player).exists())
+
+
+def tournament_chat_state(t: Tournament, viewer: Player | None) -> dict[str, Any]:
+    """The ``chat`` part of the ``tournament`` frame, in the shape of a game's (chat.js
+    reads both): the room's last lines, whether the viewer may write, whom they muted."""
+    from kondavo.chat import services as chat
+
+    room = chat_room(t.pk)
+    muted = chat.muted_ids(viewer)
+    names = (sorted(Player.objects.filter(pk__in=muted).values_list("name", flat=True))
+             if muted else [])
+    return {"rooms": {room: chat.chat_history(room=room, viewer=viewer)},
+            "write": [room] if _may_chat(t, viewer) else [], "muted": names,
+            "max_length": chat.max_length(),
+            "me": viewer.name if viewer is not None else None}
+
+
+def tournament_chat_frame(*, tournament_id: Any, player: Player | None, address: str, t: str,
+                          data: dict[str, Any]) -> dict[str, Any] | None:
+    """A tournament socket's ``chat`` (a line in the tournament's room: its players only),
+    ``chat_mute``, ``chat_report`` or ``chat_remove`` frame; returns a frame for the sender,
+    or None. The lines reach every socket of the tournament through the bus."""
+    from kondavo.chat import services as chat
+
+    tournament = tournament_get(tournament_id=tournament_id)
+    if tournament is None:
+        raise GameError("not_found", "no such tournament")
+    if t == "chat":
+        if not _may_chat(tournament, player):
+            chat._require_writer(player)  # the reason when it is the writer (a guest...)
+            raise GameError("not_allowed", _("Only the tournament's players write in its "
+                                             "chat."))
+        chat.chat_post(room=chat_room(tournament.pk), player=player, text=data.get("text"),
+                       address=address)
+        return None
+    if player is None:
+        raise GameError("not_a_player", "open a page of the site first")
+    if t == "chat_mute":
+        return wire.chat_muted_frame(chat.chat_mute(player=player, name=data.get("name"),
+                                                    mute=data.get("mute", True) is not False))
+    if t == "chat_report":
+        line = chat.chat_report(player=player, line_id=data.get("id"),
+                                reason=data.get("reason"))
+        return wire.chat_reported_frame(line.pk)
+    if t == "chat_remove":
+        user = player.user
+        if user is None or not user.is_staff:
+            raise GameError("not_allowed", "only the staff can remove lines")
+        chat.chat_remove_lines(line_ids=[data.get("id")], staff=user)
+        return None
+    raise GameError("unknown_type", f"unknown frame type {t[:32]!r}")
+
+
 # --------------------------------------------------------------------------- reads
 
 def tournament_get(*, tournament_id: Any) -> Tournament | None:
@@ -803,7 +871,8 @@ def tournament_snapshot(*, tournament_id: Any, player: Player | None) -> list[di
     t = tournament_get(tournament_id=tournament_id)
     if t is None:
         raise GameError("not_found", "no such tournament")
-    return [wire.tournament_snapshot_frame(snapshot_payload(t)),
+    return [wire.tournament_snapshot_frame({**snapshot_payload(t),
+                                            "chat": tournament_chat_state(t, player)}),
             wire.tournament_me_frame(me_payload(t, player))]
 
 

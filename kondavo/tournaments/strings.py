@@ -21,9 +21,15 @@ def tournament_notify_strings() -> dict[str, str]:
     }
 
 
-def tournament_js_strings() -> dict[str, str]:
-    """tournament.js's words (the tournament page)."""
+def tournament_js_strings() -> dict[str, object]:
+    """tournament.js's words (the tournament page), with the chat box's (chat.js)."""
+    from kondavo.chat.strings import chat_error_strings, chat_js_strings
+
     return {
+        "chat": chat_js_strings(),
+        "errors": {**chat_error_strings(),
+                   "not_allowed": _("Only the tournament's players write in its chat."),
+                   "not_a_player": _("Guests can read the chat: log in to write.")},
         "round": _("Round {n} of {m}"),
         "startsIn": _("Starts in {time}"),
         "endsIn": _("Ends in {time}"),

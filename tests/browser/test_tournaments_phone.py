@@ -3,7 +3,8 @@
 - Two players with accounts join an arena from its page (390x844), are paired when it
   starts and land in their game without touching anything (the socket's ``game`` frame);
   the game page links back to the tournament and offers Berserk before the first move; a
-  French spectator's page (its words translated) sees the standings move when the game ends.
+  French spectator's page (its words translated) sees the standings move when the game ends
+  and reads a player's line in the tournament's chat.
 - The tournament list, a running tournament with standings, the creation form and a
   finished tournament with its podium have no sideways scrolling at 360x640 and 390x844 and
   work at 1280x800; screenshots go to ``KONDAVO_TOURNAMENT_SHOTS`` (else the artifacts).
@@ -159,6 +160,21 @@ def test_arena_on_phones_pairs_redirects_and_moves_the_standings(
     white_page.click("#game-tournament-link")
     white_page.wait_for_url(f"**/tournaments/{t.pk}/")
     assert "tournament_pair" in worker
+
+    # The tournament's chat: a player writes, the spectator reads (folded until tapped).
+    white_page.wait_for_selector("#chat:not([hidden])")
+    white_page.click("#chat > summary")
+    white_page.fill("#chat-input", "gg <b>all</b>")
+    white_page.press("#chat-input", "Enter")
+    watcher.wait_for_selector("#chat:not([hidden])")
+    watcher.wait_for_function("document.getElementById('chat-count').textContent === '•'")
+    watcher.click("#chat > summary")
+    line = watcher.locator("#chat-lines .chat-line").first
+    line.wait_for()
+    assert line.locator(".chat-text").inner_text().strip() == "gg <b>all</b>"
+    assert watcher.locator("#chat-form").is_hidden()  # a visitor reads, never writes
+    assert overflow(watcher) <= 0 and overflow(white_page) <= 0
+    watcher.screenshot(path=str(shots / "arena-chat-fr-390.png"), full_page=True)
 
 
 def _field(t_name: str, names: list[str], creator: Any, **kw: Any) -> Tournament:

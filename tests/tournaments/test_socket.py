@@ -64,3 +64,54 @@ async def test_unknown_tournament_is_closed(accounts: Any) -> None:
     assert connected
     frame = await comm.receive_json_from(timeout=5)
     assert frame["t"] == "error" and frame["d"]["code"] == "not_found"
+
+
+async def _player_socket(path: str, player: Any, client: str) -> Any:
+    from kondavo.accounts.services import GUEST_SESSION_KEY
+    from kondavo.routing import websocket_urlpatterns
+
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    comm.scope["user"] = await database_sync_to_async(lambda: player.user)()
+    comm.scope["session"] = {GUEST_SESSION_KEY: player.guest_key} if player.guest_key else {}
+    comm.scope["client"] = (client, 50000)
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    return comm
+
+
+async def test_the_tournament_chat_over_its_socket(accounts: Any, run_tasks: Any,
+                                                   settings: Any) -> None:
+    """A player of the tournament writes in its room; a spectator's socket gets the line;
+    someone not in the tournament may not write; the snapshot carries the room's lines."""
+    from kondavo.tournaments import services
+
+    settings.KONDAVO_PRESENCE_PUBLISH_SECONDS = 0.05
+    a = await database_sync_to_async(accounts)("chatter")
+    outsider = await database_sync_to_async(accounts)("outsider")
+    t = await database_sync_to_async(services.tournament_create)(
+        creator=a, name="Chat Arena", kind="arena", ruleset="english",
+        time_control="3+2", starts_at=timezone.now() + timezone.timedelta(minutes=5))
+    await database_sync_to_async(services.tournament_join)(tournament_id=t.pk, player=a)
+    path = f"/ws/tournament/{t.pk}/"
+    spectator = await _socket(path, {})
+    snapshot = await _frame(spectator, "tournament")
+    room = f"tournament.{t.pk}"
+    assert snapshot["d"]["chat"]["rooms"] == {room: []}
+    assert snapshot["d"]["chat"]["write"] == []
+    writer = await _player_socket(path, a, "198.51.100.21")
+    mine = await _frame(writer, "tournament")
+    assert mine["d"]["chat"]["write"] == [room] and mine["d"]["chat"]["me"] == "chatter"
+    await writer.send_json_to({"t": "chat", "d": {"room": str(t.pk), "text": "good luck all"}})
+    line = (await _frame(spectator, "chat"))["d"]["line"]
+    assert line["text"] == "good luck all" and line["room"] == room
+    assert line["author"] == "chatter"
+    other = await _player_socket(path, outsider, "198.51.100.22")
+    await _frame(other, "tournament")
+    await other.send_json_to({"t": "chat", "d": {"room": str(t.pk), "text": "hello"}})
+    error = await _frame(other, "error")
+    assert error["d"]["code"] == "not_allowed"
+    again = await _socket(path, {})
+    assert [x["text"] for x in (await _frame(again, "tournament"))["d"]["chat"]["rooms"][room]] \
+        == ["good luck all"]
+    for comm in (spectator, writer, other, again):
+        await comm.disconnect()

@@ -1,5 +1,7 @@
 // A tournament page: the socket /ws/tournament/<id>/ (docs/protocol.md, "Tournament
 // socket"): standings, games and the podium live; "game" takes the player into a new game.
+import { initChat } from "../frontend/chat.js";
+
 const cfg = JSON.parse(document.getElementById("kondavo-tournament").textContent);
 const T = JSON.parse(document.getElementById("kondavo-tournament-i18n").textContent);
 const $ = (id) => document.getElementById(id);
@@ -119,9 +121,27 @@ function me(entry) {
   }
 }
 
+function send(type, data) {
+  if (!ws || ws.readyState !== 1) return false;
+  ws.send(JSON.stringify({ t: type, d: data || {} }));
+  return true;
+}
+
+// The tournament's chat room (chat.js, the game page's chat box) over this socket.
+const chat = initChat({ send, words: T.chat });
+
 function onFrame(f) {
+  if (f.t.startsWith("chat")) { chat.onFrame(f); return; }
   switch (f.t) {
-    case "tournament": cfg.berserk = f.d.berserk; standings(f.d.standings); break;
+    case "tournament":
+      cfg.berserk = f.d.berserk; standings(f.d.standings); chat.onState({ chat: f.d.chat });
+      break;
+    case "error": {  // a refused chat line says why, under the chat's field
+      const note = $("chat-note");
+      const words = T.errors || {};
+      if (note && f.d && words[f.d.code]) { note.hidden = false; note.textContent = words[f.d.code]; }
+      break;
+    }
     case "standings": standings(f.d); break;
     case "me": me(f.d.entry); break;
     case "game": location.href = f.d.url; break;  // a new game: into it, as lichess does
@@ -138,7 +158,7 @@ function connect() {
 }
 
 $("t-berserk").addEventListener("click", () => {
-  if (ws && ws.readyState === 1) ws.send(JSON.stringify({ t: "berserk", d: {} }));
+  send("berserk");
   $("t-berserk").hidden = true;
   $("t-me-line").textContent = T.berserkDone;
 });
@@ -150,7 +170,7 @@ $("t-more").addEventListener("click", async () => {
   shown += d.rows.length;
   $("t-more").hidden = shown >= d.players;
 });
-setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ t: "ping", d: {} })); }, 25000);
+setInterval(() => send("ping"), 25000);
 setInterval(tick, 1000);
 tick();
 connect();
