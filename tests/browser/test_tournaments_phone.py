@@ -253,3 +253,29 @@ def test_tournament_pages_fit_phones_and_a_desktop(daphne_server: str, new_page:
                 assert right <= size["width"] + 0.5, (name, size_name, right)
     print("sideways overflow (px):", widths)
     assert all(w <= 0 for w in widths.values()), widths
+
+
+def test_tournament_pages_under_the_csp(daphne_server: str, new_page: Any, console: Any,
+                                        worker: list[str]) -> None:
+    """The tournament pages and a tournament game's page run their scripts and styles
+    under the site's Content-Security-Policy (nothing inline)."""
+    page = new_page(**PHONE, csp=True)
+    page.goto(daphne_server + "/rules/")
+    me = logged_in(page, daphne_server, "csp-player")
+    t = _field("CSP Arena", ["csp-rival"], me, time_control="3+2",
+               starts_at=timezone.now() + timedelta(seconds=1))
+    services.tournament_join(tournament_id=t.pk, player=me)
+    services.tournament_tick(tournament_id=t.pk, now=timezone.now() + timedelta(seconds=2))
+    pairing = Pairing.objects.get(tournament=t, result="")
+    page.goto(f"{daphne_server}/tournaments/{t.pk}/")
+    page.locator("#t-rows .t-row").nth(1).wait_for()  # tournament.js ran (the socket)
+    page.locator("#chat:not([hidden])").wait_for()  # and the chat box (chat.js)
+    page.goto(f"{daphne_server}/tournaments/new/")
+    page.select_option("#t-kind", "swiss")
+    page.locator("#t-minutes").wait_for(state="hidden")  # tournament_new.js ran
+    page.goto(f"{daphne_server}/game/{pairing.game_id}/")
+    page.locator("#btn-berserk").wait_for()
+    page.locator(".game-bar #btn-berserk").wait_for()  # game_tournament.js moved it
+    page.goto(f"{daphne_server}/tournaments/")
+    page.locator(".t-card").first.wait_for()
+    assert [e for e in console.errors if "Content Security Policy" in e] == []
