@@ -12,6 +12,7 @@ used). All logic is in services/selectors.
 
 from __future__ import annotations
 
+import copy
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -283,6 +284,42 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
 ProtocolConsumer = _ProtocolConsumer
 
 
+class _SpectatorStates:
+    """The last state built for an anonymous spectator of each game in this process, with
+    the hub's stamp of the game's group taken before the game was read. Every anonymous
+    spectator gets the same state but for presence and the clocks, so while the stamp has
+    not changed (nothing delivered to the group since), a socket opening is sent that state
+    with its own presence and clocks: a crowd arriving at a game costs one read of the game
+    per move played meanwhile, not one per socket. A game whose clock has run out is read
+    again (its flag is checked). Safe for the reason reading the database after subscribing
+    is: the socket is subscribed before the stamp is compared, so whatever happens after the
+    cached read reaches it as an event (events it already has are skipped by version)."""
+
+    MAX = 5000
+
+    def __init__(self) -> None:
+        self._states: dict[str, tuple[tuple[int, int, int], Game, dict[str, Any]]] = {}
+
+    def get(self, game_id: str, stamp: tuple[int, int, int]
+            ) -> tuple[Game, dict[str, Any]] | None:
+        found = self._states.get(game_id)
+        if found is None or found[0] != stamp:
+            return None
+        game = found[1]
+        if game.flag_at is not None and game.flag_at <= clock.now():
+            return None
+        return game, found[2]
+
+    def put(self, game_id: str, stamp: tuple[int, int, int], game: Game,
+            state: dict[str, Any]) -> None:
+        if len(self._states) >= self.MAX:
+            self._states.clear()
+        self._states[game_id] = (stamp, copy.copy(game), dict(state))
+
+
+_spectator_states = _SpectatorStates()
+
+
 class GameConsumer(_ProtocolConsumer):
     """``/ws/game/<id>/``: players and spectators of one game."""
 
@@ -321,7 +358,8 @@ class GameConsumer(_ProtocolConsumer):
             return
         await self.accept()
 
-        def opened() -> tuple[int, dict[str, Any], bool] | None:
+        def opened(stamp: tuple[int, int, int] | None
+                   ) -> tuple[int, dict[str, Any], bool] | None:
             """One read of the game (flagged first if its clock has run out), presence,
             then the state."""
             game = selectors.game_get(game_id=self.game_id)
@@ -338,12 +376,34 @@ class GameConsumer(_ProtocolConsumer):
             presence = services.game_presence_open(game=game, member=self.member)
             state = wire.game_state(game, self.player, presence=presence)
             self.game_seen = game
+            if self.player is None and stamp is not None:
+                _spectator_states.put(self.game_id, stamp, game, state)
             return game.version, state, game.side_of(self.player) is not None
+
+        def opened_from(game: Game, base: dict[str, Any]
+                        ) -> tuple[int, dict[str, Any], bool]:
+            """An anonymous spectator's opening from the state another one was just sent:
+            only presence and the clocks are its own."""
+            game = copy.copy(game)
+            self.member = services.presence_member(game=game, player=None,
+                                                   socket_id=self.channel_name)
+            presence = services.game_presence_open(game=game, member=self.member)
+            self.game_seen = game
+            state = {**base, "presence": presence,
+                     "clocks": wire.clocks_payload(game, clock.now())}
+            return game.version, state, False
 
         # Subscribe before the state is read, so no event falls between the two (as a
         # spectator: moved up to the players' rank once the seat is known).
         await self.subscribe(self.group)
-        result = await db_call(opened)()
+        stamp = hub().stamp(self.group)
+        cached = (_spectator_states.get(self.game_id, stamp)
+                  if self.player is None and stamp is not None else None)
+        if cached is not None:
+            result: tuple[int, dict[str, Any], bool] | None = await off_loop(opened_from)(
+                *cached)
+        else:
+            result = await db_call(opened)(stamp)
         if result is None:
             await self.release()
             await self.send_error("not_found", "no such game")
@@ -360,8 +420,14 @@ class GameConsumer(_ProtocolConsumer):
     async def disconnect(self, code: int) -> None:
         await self.release()
         if getattr(self, "member", ""):
+            seen = self.game_seen
+
             def closed() -> None:
-                game = selectors.game_get(game_id=self.game_id)
+                # The seats cannot have changed since the game was read unless it was
+                # still waiting for a player; presence needs nothing else of it.
+                game = seen
+                if game is None or game.status == Game.Status.WAITING:
+                    game = selectors.game_get(game_id=self.game_id)
                 if game is not None:
                     services.game_presence_close(game=game, member=self.member)
 

@@ -49,6 +49,12 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         self._resyncing: set[asyncio.Task[None]] = set()
         self.delivered = 0
+        # Per group: an id of its current subscription and how many messages (other than
+        # presence) have been delivered since; the bus's reconnections (see ``stamp``).
+        self._tokens: dict[str, int] = {}
+        self._serials: dict[str, int] = {}
+        self._next_token = 0
+        self.generation = 0
 
     async def join(self, group: str, subscriber: Subscriber, rank: int = SPECTATORS) -> None:
         """Returns once the group's messages reach this subscriber."""
@@ -59,6 +65,9 @@ class Hub:
         ranks = self.groups.get(group)
         if ranks is None:
             ranks = self.groups[group] = ({}, {})
+            self._next_token += 1
+            self._tokens[group] = self._next_token
+            self._serials[group] = 0
         ranks[1 - rank].pop(subscriber, None)
         ranks[rank][subscriber] = None
         await self.sub.add(group)  # at once when the group is subscribed already
@@ -72,8 +81,21 @@ class Hub:
         if ranks[0] or ranks[1]:
             return
         del self.groups[group]
+        self._tokens.pop(group, None)
+        self._serials.pop(group, None)
         if self.sub is not None:
             await self.sub.discard(group)
+
+    def stamp(self, group: str) -> tuple[int, int, int] | None:
+        """Changes whenever something may have happened to ``group`` that this process's
+        sockets were told about (a message other than presence, a new subscription, a bus
+        reconnection); None when the group is not subscribed here. Two equal stamps, taken
+        while subscribed, mean nothing was delivered in between: what was read of the game
+        after the first still holds (the cache of spectators' states in consumers.py)."""
+        token = self._tokens.get(group)
+        if token is None:
+            return None
+        return self.generation, token, self._serials.get(group, 0)
 
     def members(self, group: str) -> int:
         ranks = self.groups.get(group)
@@ -83,6 +105,7 @@ class Hub:
         while True:
             message = await sub.get()
             if message.get("type") == RECONNECTED:  # messages may have been lost meanwhile
+                self.generation += 1
                 await self._resync_all()
                 continue
             await self.deliver(message)
@@ -106,9 +129,12 @@ class Hub:
             log.exception("hub: a subscriber failed to resync")
 
     async def deliver(self, message: dict[str, Any]) -> None:
-        ranks = self.groups.get(str(message.get("group", "")))
+        group = str(message.get("group", ""))
+        ranks = self.groups.get(group)
         if ranks is None:
             return
+        if message.get("type") != "game.presence":
+            self._serials[group] = self._serials.get(group, 0) + 1
         for members in ranks:
             for subscriber in list(members):
                 try:

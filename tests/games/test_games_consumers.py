@@ -360,3 +360,41 @@ async def test_pong_reports_the_database_version_so_a_lost_event_is_noticed(
     await comm.send_json_to({"t": "resync"})
     assert (await receive(comm, "state"))["v"] == v0 + 1
     await comm.disconnect()
+
+
+async def test_a_crowd_of_anonymous_spectators_reads_the_game_once_per_change(
+        seated: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anonymous spectators opening a game one after the other get the state the first
+    one was sent (their own presence and clocks), without a read of the game each, until
+    something is delivered to the game's group; then the next one reads it again."""
+    from kondavo.games import selectors
+    from kondavo.games.services import game_play_move
+
+    white, black, _spectator, game = seated
+    path = f"/ws/game/{game.id}/"
+    reads: list[str] = []
+    real = selectors.game_get
+    monkeypatch.setattr(selectors, "game_get",
+                        lambda *, game_id: (reads.append(game_id), real(game_id=game_id))[1])
+    w = await connect(path, white)
+    await receive(w, "state")
+    crowd = []
+    for n in range(6):
+        comm = await connect(path, None)
+        state = (await receive(comm, "state"))["d"]
+        assert state["ply"] == 0 and state["you"] is None
+        assert state["presence"]["spectators"] == n + 1  # its own presence, not the cache's
+        crowd.append(comm)
+    assert len(reads) == 2  # the player's opening and the first spectator's
+    await database_sync_to_async(game_play_move)(game_id=game.id, player=white, ply=0,
+                                                 move_text="31-27")
+    for comm in crowd:  # every spectator gets the move as an event
+        assert (await skip_to(comm, "move"))["d"]["ply"] == 1
+    late = await connect(path, None)
+    state = (await receive(late, "state"))["d"]
+    assert state["ply"] == 1 and state["moves"] == ["31-27"]  # read again after the move
+    assert len(reads) == 3
+    for comm in [w, *crowd, late]:
+        await comm.disconnect()
+    # closing reads nothing either: the game as read at the opening gives the seats
+    assert len(reads) == 3
