@@ -206,6 +206,21 @@ def schedule_upcoming(*, now: datetime | None = None, hours_ahead: int = 2) -> i
     return created
 
 
+def display_name(t: Tournament) -> str:
+    """The name shown to people: a scheduled arena's is worded in the current language
+    ("Arène horaire Dames anglaises 3+2"); a player's tournament keeps the name it was given."""
+    if not (t.schedule_key or "").startswith("hourly:"):
+        return t.name
+    _kind, key, tc, _when = (t.schedule_key or "").split(":", 3)
+    try:
+        variant = get_variant(key)
+    except VariantError:
+        return t.name
+    from frontend.naming import ruleset_name
+
+    return _("Hourly %(ruleset)s %(tc)s Arena") % {"ruleset": ruleset_name(variant), "tc": tc}
+
+
 # --------------------------------------------------------------------------- players
 
 def _locked(tournament_id: Any) -> Tournament:
@@ -924,7 +939,7 @@ def game_page_info(*, game_id: str, player: Player | None) -> dict[str, Any] | N
                    and not getattr(pairing, f"{side}_berserk")
                    and game.status in (Game.Status.ACTIVE, Game.Status.WAITING)
                    and game.ply <= _last_berserk_ply(game.ruleset, side))
-    return {"id": t.pk, "name": t.name, "url": f"/tournaments/{t.pk}/",
+    return {"id": t.pk, "name": display_name(t), "url": f"/tournaments/{t.pk}/",
             "berserk_url": f"/tournaments/{t.pk}/berserk/" if berserk else None,
             "berserk_ply": _last_berserk_ply(game.ruleset, side) if berserk and side else None,
             "i18n": strings.game_page_strings()}

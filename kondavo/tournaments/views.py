@@ -41,8 +41,8 @@ def _kind_names() -> dict[str, str]:
 
 
 def _card(t: Tournament, names: dict[str, str]) -> dict[str, Any]:
-    return {"t": t, "kind_name": _kind_names()[t.kind], "ruleset_name": names.get(t.ruleset,
-                                                                                 t.ruleset)}
+    return {"t": t, "name": services.display_name(t), "kind_name": _kind_names()[t.kind],
+            "ruleset_name": names.get(t.ruleset, t.ruleset)}
 
 
 @require_GET

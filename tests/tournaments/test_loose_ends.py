@@ -135,3 +135,15 @@ def test_berserk_follows_who_moves_first(accounts: Any, run_tasks: Any) -> None:
     services.tournament_berserk(tournament_id=t.pk, player=pairing.white)
     game.refresh_from_db()
     assert game.white_ms == game.clock_initial_ms // 2
+
+
+def test_scheduled_arenas_are_named_in_the_readers_language(settings: Any,
+                                                            client: Any) -> None:
+    settings.KONDAVO_TOURNAMENT_SCHEDULE = "english:3+2"
+    assert services.schedule_upcoming(hours_ahead=1) == 1
+    t = Tournament.objects.get(schedule_key__startswith="hourly:english:3+2:")
+    assert t.name == "Hourly English checkers 3+2 Arena"  # stored in the site's language
+    page = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Arène horaire Dames anglaises 3+2" in page
+    page = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="tr").content.decode()
+    assert "Saatlik" in page and "Arenası" in page
