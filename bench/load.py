@@ -27,6 +27,10 @@ Daphnes when there are several (every move crosses the bus). When every socket h
 its state, all games start: each side thinks ``--think`` seconds on average (``--pacing``:
 uniform over 0.5x-1.5x, or exponential; the first moves spread over one think time, so games
 are not in lock-step) and plays a random legal move, up to ``--plies`` plies, then resigns.
+Like the game page, each socket pings every ``heartbeat_ms`` (5 s; ``--no-heartbeat`` to
+leave it out): its presence at the game is kept alive that way (a player away from the
+board gets a "your turn" notification for untimed games) and each ``pong`` costs the
+server a version check.
 
 Prints: moves sent and confirmed, moves/s (confirmed), latency p50/p95/p99/max from sending a
 move to the mover's own confirmation frame and to the opponent's frame, error frames, client
@@ -388,14 +392,15 @@ class Stats:
     finished: int = 0
     connected: int = 0
     stalls: int = 0
+    pings: int = 0
     lag: list[float] = field(default_factory=list)
 
 
 class Pace:
     """The mean think time, shared by every player (``--saturate`` lowers it step by step)."""
 
-    def __init__(self, mean: float, kind: str) -> None:
-        self.mean, self.kind = mean, kind
+    def __init__(self, mean: float, kind: str, heartbeat: bool = True) -> None:
+        self.mean, self.kind, self.heartbeat = mean, kind, heartbeat
 
     def think(self, rng: random.Random) -> float:
         if self.mean <= 0:
@@ -431,56 +436,81 @@ async def player(url: str, origin: str, cookie: str, source: str | None, side: s
     async with ws:
         stats.connected += 1
         await go.wait()
-        frame: dict[str, Any] | None = first
-        first_move = True
-        stalls = 0
-        while True:
-            if frame is None:
-                try:
-                    frame = json.loads(await asyncio.wait_for(ws.recv(), STALL_SECONDS))
-                except TimeoutError:
-                    # Nothing for STALL_SECONDS: ask for the state (as the game page does
-                    # on a version gap) instead of waiting forever; give up after a few.
-                    stats.stalls += 1
-                    stalls += 1
-                    if stalls > 3:
-                        raise
-                    await ws.send(json.dumps({"t": "resync"}))
-                    continue
-            t, d = frame["t"], frame["d"]
-            frame = None
-            now = time.perf_counter()
-            if t == "end" or (t == "state" and d.get("status") in ("finished", "aborted")):
-                if side == "white":
-                    stats.finished += 1
-                return
-            if t == "state":
-                for ply in range(1, d["ply"] + 1):
-                    mark(records, ply, side, "white" if ply % 2 else "black", now, True)
-            elif t == "move":
-                mark(records, d["ply"], side, "black" if d["turn"] == "white" else "white",
-                     now)
-            elif t == "error":
-                stats.errors[d.get("code", "?")] += 1
+        beat = None
+        if pace.heartbeat:  # as the game page: a ping every heartbeat_ms (presence, gaps)
+            every = float(first.get("d", {}).get("heartbeat_ms", 5000)) / 1000
+            beat = asyncio.ensure_future(heartbeat(ws, every, rng.uniform(0, every), stats))
+        try:
+            await play(ws, first, side, plies, pace, records, stats, rng)
+        finally:
+            if beat is not None:
+                beat.cancel()
+
+
+async def heartbeat(ws: Any, every: float, first: float, stats: Stats) -> None:
+    await asyncio.sleep(first)
+    while True:
+        try:
+            await ws.send('{"t": "ping"}')
+        except websockets.ConnectionClosed:
+            return
+        stats.pings += 1
+        await asyncio.sleep(every)
+
+
+async def play(ws: Any, first: dict[str, Any], side: str, plies: int, pace: Pace,
+               records: dict[int, MoveRecord], stats: Stats, rng: random.Random) -> None:
+    """The player's side of the game, from its first frame to the end."""
+    frame: dict[str, Any] | None = first
+    first_move = True
+    stalls = 0
+    while True:
+        if frame is None:
+            try:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), STALL_SECONDS))
+            except TimeoutError:
+                # Nothing for STALL_SECONDS: ask for the state (as the game page does
+                # on a version gap) instead of waiting forever; give up after a few.
+                stats.stalls += 1
+                stalls += 1
+                if stalls > 3:
+                    raise
                 await ws.send(json.dumps({"t": "resync"}))
                 continue
-            if t not in ("state", "move"):
-                continue
-            if d["turn"] != side or not d["legal"]:
-                continue
-            if d["ply"] >= plies:
-                await ws.send(json.dumps({"t": "resign"}))
-                continue
-            # Spread the games' first moves over one think time, then think before each move.
-            delay = rng.uniform(0, pace.mean) if first_move else pace.think(rng)
-            first_move = False
-            if delay:
-                await asyncio.sleep(delay)
-            move = rng.choice(d["legal"])["notation"]
-            rec = MoveRecord(time.perf_counter())
-            records[d["ply"] + 1] = rec
-            stats.moves.append(rec)
-            await ws.send(json.dumps({"t": "move", "d": {"ply": d["ply"], "move": move}}))
+        t, d = frame["t"], frame["d"]
+        frame = None
+        now = time.perf_counter()
+        if t == "end" or (t == "state" and d.get("status") in ("finished", "aborted")):
+            if side == "white":
+                stats.finished += 1
+            return
+        if t == "state":
+            for ply in range(1, d["ply"] + 1):
+                mark(records, ply, side, "white" if ply % 2 else "black", now, True)
+        elif t == "move":
+            mark(records, d["ply"], side, "black" if d["turn"] == "white" else "white",
+                 now)
+        elif t == "error":
+            stats.errors[d.get("code", "?")] += 1
+            await ws.send(json.dumps({"t": "resync"}))
+            continue
+        if t not in ("state", "move"):
+            continue
+        if d["turn"] != side or not d["legal"]:
+            continue
+        if d["ply"] >= plies:
+            await ws.send(json.dumps({"t": "resign"}))
+            continue
+        # Spread the games' first moves over one think time, then think before each move.
+        delay = rng.uniform(0, pace.mean) if first_move else pace.think(rng)
+        first_move = False
+        if delay:
+            await asyncio.sleep(delay)
+        move = rng.choice(d["legal"])["notation"]
+        rec = MoveRecord(time.perf_counter())
+        records[d["ply"] + 1] = rec
+        stats.moves.append(rec)
+        await ws.send(json.dumps({"t": "move", "d": {"ply": d["ply"], "move": move}}))
 
 
 async def loop_lag(stats: Stats, stop: asyncio.Event) -> None:
@@ -537,7 +567,7 @@ class Bench:
                  ) -> None:
         self.urls, self.pids, self.args = urls, server_pids, args
         self.stats = Stats()
-        self.pace = Pace(args.think, args.pacing)
+        self.pace = Pace(args.think, args.pacing, not args.no_heartbeat)
         self.rng = random.Random(args.seed)
         self.stop = False
 
@@ -618,6 +648,7 @@ async def run(urls: list[str], pids: list[int], args: argparse.Namespace) -> dic
         print(f"games: {args.games}  servers: {len(urls)}  think: {args.think:g}s "
               f"({args.pacing})  plies: {args.plies}")
         print_figures(result)
+        print(f"heartbeats sent: {bench.stats.pings}")
         print(f"finished games: {bench.stats.finished}  error frames: "
               f"{dict(bench.stats.errors) or 0}  client failures: {len(failures)}  stalls "
               f"({STALL_SECONDS:g} s silent, resynced): {bench.stats.stalls}")
@@ -688,6 +719,9 @@ def main() -> None:
     ap.add_argument("--pacing", choices=("uniform", "exponential"), default="uniform",
                     help="think times: uniform over 0.5x-1.5x the mean, or exponential "
                          "(capped at 5x)")
+    ap.add_argument("--no-heartbeat", action="store_true",
+                    help="players do not ping (the game page pings every heartbeat_ms, 5 s:"
+                         " presence and lost-event checks cost the servers too)")
     ap.add_argument("--ruleset", default="international")
     ap.add_argument("--url", action="append", help="base URL of a running server (repeatable)")
     ap.add_argument("--daphnes", "--servers", type=int, default=1, dest="daphnes",

@@ -20,10 +20,11 @@ would (each move on its own, outside any transaction); the ways alternate which 
   (``select_for_update(of=("self",))`` + ``annotate``, ``filter().update()``) instead of
   ``store``'s precompiled SQL.
 
-Everything else (rules, clocks, events, publishing) is the same code. Prints, per round and
-as medians, moves/s (wall clock), this process's CPU milliseconds per move and the
-PostgreSQL backend's (both steadier than wall time on a shared machine), and the statements
-one move sends with each.
+Everything else (rules, clocks, events, publishing) is the same code. Also prints the CPU
+of the heartbeat's read of a game's version (``selectors.game_version_status``) against the
+same read through the ORM. Prints, per round and as medians, moves/s (wall clock), this
+process's CPU milliseconds per move and the PostgreSQL backend's (both steadier than wall
+time on a shared machine), and the statements one move sends with each.
 """
 
 from __future__ import annotations
@@ -153,6 +154,30 @@ def play_round(impl: Impl, players: tuple[Any, Any], games: int,
     return moves / elapsed, 1000 * cpu / moves, backend / moves
 
 
+def heartbeat_reads(players: tuple[Any, Any], calls: int = 2000) -> tuple[float, float]:
+    """CPU ms of this process per heartbeat read of a game's version and status: the
+    selector's precompiled statement, and the same read through the ORM."""
+    from kondavo.games import selectors
+    from kondavo.games.models import Game
+    from kondavo.games.services import game_create
+
+    white, black = players
+    game_id = game_create(creator=white, opponent=black, ruleset="international",
+                          color="white").id
+
+    def orm() -> Any:
+        return Game.objects.filter(pk=game_id).values_list("version", "status").first()
+
+    out = []
+    for read in (lambda: selectors.game_version_status(game_id=game_id), orm):
+        read()
+        c0 = time.process_time()
+        for _ in range(calls):
+            read()
+        out.append(1000 * (time.process_time() - c0) / calls)
+    return out[0], out[1]
+
+
 def statements_per_move(impl: Impl, players: tuple[Any, Any], line: list[str]) -> list[str]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -211,6 +236,9 @@ def main() -> None:
         for name in names:
             sent = ", ".join(statements_per_move(IMPLS[name], players, line))
             print(f"statements per move, {name}: {sent}")
+        sql_ms, orm_ms = heartbeat_reads(players)
+        print(f"heartbeat read (version, status): {sql_ms:.3f} CPU ms with the selector's "
+              f"statement, {orm_ms:.3f} through the ORM ({orm_ms / sql_ms:.1f}x)")
         got: dict[str, list[tuple[float, float, float]]] = {name: [] for name in names}
         print(f"{args.games} games x {args.plies} moves per way of writing and round")
         print("round  " + "  ".join(f"{n:>10} moves/s  CPU ms/move  PG ms/move" for n in names))
