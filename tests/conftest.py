@@ -64,6 +64,24 @@ def _empty_rate_limit_cache(request: pytest.FixtureRequest) -> None:
     cache.clear()
 
 
+@pytest.fixture
+def fresh_socket_registry(settings: Any) -> None:
+    """Each test counts its own sockets and cool-downs: the socket registry and the connect
+    gate (kondavo/games/discipline.py) outlive a test, in this process and in Redis. Socket
+    test packages use it from an autouse fixture of their own."""
+    from kondavo.games import discipline
+
+    discipline.registry.clear()
+    discipline.connect_gate._buckets.clear()
+    if settings.REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        keys = list(client.scan_iter(discipline.KEY_PREFIX + "*"))
+        if keys:
+            client.delete(*keys)
+
+
 @pytest.fixture(scope="session")
 def artifacts_dir() -> Path:
     ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)

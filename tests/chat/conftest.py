@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 
@@ -17,15 +15,5 @@ def _no_bot_or_flag_timers(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_socket_registry(settings: Any) -> None:
-    from kondavo.games import discipline
-
-    discipline.registry.clear()
-    discipline.connect_gate._buckets.clear()
-    if settings.REDIS_URL:
-        import redis
-
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(discipline.KEY_PREFIX + "*"))
-        if keys:
-            client.delete(*keys)
+def _fresh_socket_registry(fresh_socket_registry: None) -> None:
+    """Each test counts its own sockets and cool-downs (tests/conftest.py)."""

@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from kondavo.accounts.services import GUEST_SESSION_KEY
-from kondavo.games import discipline, hub
+from kondavo.games import hub
 from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED
 from kondavo.games.routing import websocket_urlpatterns
 from kondavo.games.services import game_create
@@ -74,17 +74,8 @@ async def seated(guest_factory: Any) -> tuple[Any, Any, Any]:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_registry(settings: Any) -> None:
-    """Each test counts its own sockets and cool-downs (the registry outlives a test)."""
-    discipline.registry.clear()
-    discipline.connect_gate._buckets.clear()
-    if settings.REDIS_URL:
-        import redis
-
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(discipline.KEY_PREFIX + "*"))
-        if keys:
-            client.delete(*keys)
+def _fresh_registry(fresh_socket_registry: None) -> None:
+    """Each test counts its own sockets and cool-downs (tests/conftest.py)."""
 
 
 async def test_a_flooding_socket_is_closed_and_its_owner_cools_down(

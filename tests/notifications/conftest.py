@@ -33,16 +33,5 @@ def players() -> Any:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_socket_registry(settings: Any) -> None:
-    """Each test counts its own sockets and cool-downs (the registry outlives a test)."""
-    from kondavo.games import discipline
-
-    discipline.registry.clear()
-    discipline.connect_gate._buckets.clear()
-    if settings.REDIS_URL:
-        import redis
-
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(discipline.KEY_PREFIX + "*"))
-        if keys:
-            client.delete(*keys)
+def _fresh_socket_registry(fresh_socket_registry: None) -> None:
+    """Each test counts its own sockets and cool-downs (tests/conftest.py)."""

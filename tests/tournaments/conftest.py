@@ -34,18 +34,8 @@ def run_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...
 
 
 @pytest.fixture(autouse=True)
-def _fresh_socket_registry(settings: Any) -> None:
-    from kondavo.games import discipline
-
-    discipline.registry.clear()
-    discipline.connect_gate._buckets.clear()
-    if settings.REDIS_URL:
-        import redis
-
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(discipline.KEY_PREFIX + "*"))
-        if keys:
-            client.delete(*keys)
+def _fresh_socket_registry(fresh_socket_registry: None) -> None:
+    """Each test counts its own sockets and cool-downs (tests/conftest.py)."""
 
 
 def make_account(name: str) -> Any:
