@@ -102,3 +102,28 @@ async def test_get_player_for_scope() -> None:
     dave = await sync_to_async(User.objects.create_user)("dave", password="pw-dave-123")
     player = await get_player_for_scope({"user": dave, "session": loaded})
     assert player is not None and player.user_id == dave.pk
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db(transaction=True)
+def test_sign_up_hashes_the_password_before_its_transaction(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hashing takes a good part of a second on purpose; on SQLite a transaction holds the
+    write lock from its start, so a sign-up hashing inside one held up every game's moves
+    (the lab's forged-address attack in the embedded mode)."""
+    from django.db import connection
+
+    during: list[bool] = []
+    real = User.set_password
+
+    def spy(user: User, raw: str | None) -> None:
+        during.append(connection.in_atomic_block)
+        real(user, raw)
+
+    monkeypatch.setattr(User, "set_password", spy)
+    response = Client().post("/accounts/signup/", {
+        "username": "hasher", "password1": "Un-mot-de-passe-9",
+        "password2": "Un-mot-de-passe-9"})
+    assert response.status_code == 302
+    assert during == [False]
+    assert User.objects.get(username="hasher").check_password("Un-mot-de-passe-9")

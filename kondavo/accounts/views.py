@@ -41,9 +41,15 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 
 def _sign_up(*, form: SignUpForm, guest: Player | None) -> tuple[User, Player]:
-    """Create the user and give them the guest's Player (and so its games), atomically."""
+    """Create the user and give them the guest's Player (and so its games), atomically.
+
+    The password is hashed first, outside the transaction: hashing takes a good part of a
+    second of CPU on purpose, and on SQLite (IMMEDIATE transactions) a transaction holds
+    the database's write lock from its start, so every game's moves would wait for it."""
+    user = form.save(commit=False)  # sets the hashed password; writes nothing
     with transaction.atomic():
-        user = form.save()
+        user.save()
+        form.save_m2m()
         if guest is not None and guest.kind == Player.Kind.GUEST:
             player = player_claim_guest(guest=guest, user=user)
         else:
