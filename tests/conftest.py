@@ -64,6 +64,17 @@ def _empty_rate_limit_cache(request: pytest.FixtureRequest) -> None:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Every test starts in the site's default language, whatever an earlier test (or a
+    view or consumer it ran in this thread) left activated."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def fresh_socket_registry(settings: Any) -> None:
     """Each test counts its own sockets and cool-downs: the socket registry and the connect
