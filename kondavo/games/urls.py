@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from kondavo.games import converters, views
+from kondavo.games import converters, services, views
 
 converters.register()
 
@@ -14,8 +14,10 @@ urlpatterns: list[URLPattern] = [
     path("challenge/<str:name>", views.challenge, name="challenge"),
     path("challenges/<int:challenge_id>/<str:answer>", views.challenge_answer,
          name="challenge_answer"),
-    path("block/<str:name>", views.block, name="block"),
-    path("unblock/<str:name>", views.unblock, name="unblock"),
+    path("block/<str:name>", views.block_list, {"change": services.player_block},
+         name="block"),
+    path("unblock/<str:name>", views.block_list, {"change": services.player_unblock},
+         name="unblock"),
     path("<gameid:game_id>/join", views.join, name="join"),
     path("<gameid:game_id>/state.json", views.state, name="state"),
     path("<gameid:game_id>/pdn", views.pdn, name="pdn"),

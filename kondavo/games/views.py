@@ -7,6 +7,7 @@ Parameters come from the form body, or from a JSON body (``Content-Type: applica
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -170,21 +171,13 @@ def challenge_answer(request: HttpRequest, challenge_id: int, answer: str) -> Ht
 
 
 @require_POST
-def block(request: HttpRequest, name: str) -> HttpResponse:
-    """Refuse challenges from ``name`` (``{"blocked": [names]}``)."""
+def block_list(request: HttpRequest, name: str, *, change: Callable[..., None]) -> HttpResponse:
+    """``block/<name>`` and ``unblock/<name>``: refuse challenges from ``name``, or take them
+    again (``change``: ``services.player_block`` or ``services.player_unblock``, given by the
+    URL); answers ``{"blocked": [names]}``."""
     try:
         player = _player(request)
-        services.player_block(player=player, name=name)
-    except GameError as exc:
-        return _refused(request, exc)
-    return JsonResponse({"blocked": services.blocked_names(player=player)})
-
-
-@require_POST
-def unblock(request: HttpRequest, name: str) -> HttpResponse:
-    try:
-        player = _player(request)
-        services.player_unblock(player=player, name=name)
+        change(player=player, name=name)
     except GameError as exc:
         return _refused(request, exc)
     return JsonResponse({"blocked": services.blocked_names(player=player)})

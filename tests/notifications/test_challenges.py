@@ -319,3 +319,24 @@ def test_no_your_turn_notice_for_a_player_at_the_board(
     game_play_move(game_id=game.id, player=bob, ply=1, move_text="19-23")
     game_play_move(game_id=game.id, player=alice, ply=2, move_text="28x19")
     assert Notification.objects.get(recipient=bob, kind="turn").data["ply"] == 3
+
+
+def test_the_block_list_over_http(client: Any) -> None:
+    """``POST /games/block/<name>`` and ``unblock/<name>``: one view, the service given by
+    the URL; each answers the list; an unknown name is refused and changes nothing."""
+    from kondavo.accounts.services import GUEST_SESSION_KEY
+
+    me, other = guest(), guest("blockee-h")
+    session = client.session
+    session[GUEST_SESSION_KEY] = me.guest_key
+    session.save()
+    headers = {"HTTP_ACCEPT": "application/json"}
+    r = client.post("/games/block/blockee-h", **headers)
+    assert r.status_code == 200 and r.json() == {"blocked": ["blockee-h"]}
+    assert Block.objects.filter(blocker=me, blocked=other).exists()
+    r = client.post("/games/block/nobody-by-this-name", **headers)
+    assert r.status_code >= 400 and "error" in r.json()
+    assert Block.objects.filter(blocker=me).count() == 1
+    r = client.post("/games/unblock/blockee-h", **headers)
+    assert r.status_code == 200 and r.json() == {"blocked": []}
+    assert not Block.objects.filter(blocker=me).exists()

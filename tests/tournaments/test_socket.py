@@ -11,27 +11,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
+from socket_helpers import frame_of, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
-
-
-async def _socket(path: str, session: dict[str, Any]) -> Any:
-    from kondavo.routing import websocket_urlpatterns
-
-    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    comm.scope["user"] = AnonymousUser()
-    comm.scope["session"] = session
-    comm.scope["client"] = ("198.51.100.9", 50000)
-    connected, _ = await comm.connect(timeout=5)
-    assert connected
-    return comm
-
-
-async def _frame(comm: Any, t: str) -> dict[str, Any]:
-    while True:
-        frame: dict[str, Any] = await comm.receive_json_from(timeout=5)
-        if frame["t"] == t:
-            return frame
 
 
 async def test_standings_reach_a_spectator_socket(accounts: Any, run_tasks: Any,
@@ -43,12 +25,12 @@ async def test_standings_reach_a_spectator_socket(accounts: Any, run_tasks: Any,
     t = await database_sync_to_async(services.tournament_create)(
         creator=a, name="Socket Arena", kind="arena", ruleset="english",
         time_control="3+2", starts_at=timezone.now() + timezone.timedelta(minutes=5))
-    spectator = await _socket(f"/ws/tournament/{t.pk}/", {})
-    snapshot = await _frame(spectator, "tournament")
+    spectator = await open_socket(f"/ws/tournament/{t.pk}/", client="198.51.100.9")
+    snapshot = await frame_of(spectator, "tournament")
     assert snapshot["d"]["name"] == "Socket Arena" and snapshot["d"]["standings"]["players"] == 0
-    assert (await _frame(spectator, "me"))["d"]["entry"] is None
+    assert (await frame_of(spectator, "me"))["d"]["entry"] is None
     await database_sync_to_async(services.tournament_join)(tournament_id=t.pk, player=a)
-    standings = await _frame(spectator, "standings")
+    standings = await frame_of(spectator, "standings")
     assert standings["d"]["players"] == 1 and standings["d"]["rows"][0]["name"] == "sock"
     await spectator.disconnect()
 
@@ -66,19 +48,6 @@ async def test_unknown_tournament_is_closed(accounts: Any) -> None:
     assert frame["t"] == "error" and frame["d"]["code"] == "not_found"
 
 
-async def _player_socket(path: str, player: Any, client: str) -> Any:
-    from kondavo.accounts.services import GUEST_SESSION_KEY
-    from kondavo.routing import websocket_urlpatterns
-
-    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    comm.scope["user"] = await database_sync_to_async(lambda: player.user)()
-    comm.scope["session"] = {GUEST_SESSION_KEY: player.guest_key} if player.guest_key else {}
-    comm.scope["client"] = (client, 50000)
-    connected, _ = await comm.connect(timeout=5)
-    assert connected
-    return comm
-
-
 async def test_the_tournament_chat_over_its_socket(accounts: Any, run_tasks: Any,
                                                    settings: Any) -> None:
     """A player of the tournament writes in its room; a spectator's socket gets the line;
@@ -93,25 +62,25 @@ async def test_the_tournament_chat_over_its_socket(accounts: Any, run_tasks: Any
         time_control="3+2", starts_at=timezone.now() + timezone.timedelta(minutes=5))
     await database_sync_to_async(services.tournament_join)(tournament_id=t.pk, player=a)
     path = f"/ws/tournament/{t.pk}/"
-    spectator = await _socket(path, {})
-    snapshot = await _frame(spectator, "tournament")
+    spectator = await open_socket(path, client="198.51.100.9")
+    snapshot = await frame_of(spectator, "tournament")
     room = f"tournament.{t.pk}"
     assert snapshot["d"]["chat"]["rooms"] == {room: []}
     assert snapshot["d"]["chat"]["write"] == []
-    writer = await _player_socket(path, a, "198.51.100.21")
-    mine = await _frame(writer, "tournament")
+    writer = await open_socket(path, a, client="198.51.100.21")
+    mine = await frame_of(writer, "tournament")
     assert mine["d"]["chat"]["write"] == [room] and mine["d"]["chat"]["me"] == "chatter"
     await writer.send_json_to({"t": "chat", "d": {"room": str(t.pk), "text": "good luck all"}})
-    line = (await _frame(spectator, "chat"))["d"]["line"]
+    line = (await frame_of(spectator, "chat"))["d"]["line"]
     assert line["text"] == "good luck all" and line["room"] == room
     assert line["author"] == "chatter"
-    other = await _player_socket(path, outsider, "198.51.100.22")
-    await _frame(other, "tournament")
+    other = await open_socket(path, outsider, client="198.51.100.22")
+    await frame_of(other, "tournament")
     await other.send_json_to({"t": "chat", "d": {"room": str(t.pk), "text": "hello"}})
-    error = await _frame(other, "error")
+    error = await frame_of(other, "error")
     assert error["d"]["code"] == "not_allowed"
-    again = await _socket(path, {})
-    assert [x["text"] for x in (await _frame(again, "tournament"))["d"]["chat"]["rooms"][room]] \
+    again = await open_socket(path, client="198.51.100.9")
+    assert [x["text"] for x in (await frame_of(again, "tournament"))["d"]["chat"]["rooms"][room]] \
         == ["good luck all"]
     for comm in (spectator, writer, other, again):
         await comm.disconnect()
