@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from variants.base import Criterion, PromotionRule, Variant
+from variants.spec import declarative_reason, overridden_hooks
 from variants.types import Color, Move, Position
 
 Coord = tuple[int, int]
@@ -22,10 +23,10 @@ Key = tuple[int, int, int]  # origin, destination, captured mask (internal squar
 
 
 def covers(variant: Variant) -> bool:
-    """True when this generator models every rule of ``variant`` (no overridden generation)."""
-    kind = type(variant)
-    return all(getattr(kind, name) is getattr(Variant, name)
-               for name in ("legal_moves", "captures", "quiet_moves"))
+    """True when this generator models every rule of ``variant``: it is declarative
+    (:func:`variants.spec.declarative_reason`), or its only hook is ``rank_captures``,
+    which this generator applies to the complete captures it finds."""
+    return declarative_reason(variant, ignore=("rank_captures",)) is None
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def reference_moves(variant: Variant, position: Position) -> dict[Key, Move]:
         moves = {key(ch): Move.make(tuple(index[rc] for rc in ch.path),
                                     tuple(index[rc] for rc in ch.captured), ch.promotes)
                  for ch in kept}
-        if type(variant).rank_captures is not Variant.rank_captures:
+        if "rank_captures" in overridden_hooks(variant):
             hooked = variant.rank_captures(position, list(moves.values()))
             moves = {m.key: m for m in hooked}
         return moves

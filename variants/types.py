@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 Bitboard = int
@@ -10,6 +11,14 @@ Bitboard = int
 
 Square = int
 """A ruleset's internal square index (0-based)."""
+
+
+def bits(bb: Bitboard) -> Iterator[Square]:
+    """The squares of ``bb``, lowest first."""
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        yield low.bit_length() - 1
 
 
 class Color(enum.IntEnum):

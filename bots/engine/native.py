@@ -6,8 +6,9 @@ into the dict the core reads (geometry, the men's directions per colour, declare
 (the fitted evaluation of :mod:`bots.engine.features`). :func:`native_supported` says whether
 the core can play a ruleset exactly like the reference engine in ``variants``: it is False
 (and the pure-Python engine is used) when the extension is not built, when
-``KONDAVO_ENGINE=python`` is set, when the ruleset overrides a move-generation method of the
-library's base classes, or when it declares a rule value the core does not implement.
+``KONDAVO_ENGINE=python`` is set, when the ruleset is not fully declarative
+(:func:`variants.spec.declarative_reason`: a generation override, a history hook, a rule the
+spec cannot say), or when it declares a rule value the core does not implement.
 
 :func:`native_engine` returns the per-process engine of a ruleset (its transposition table
 survives between the searches of a game; it gets the ruleset's endgame tables from the cache
@@ -35,9 +36,9 @@ from weakref import WeakKeyDictionary
 
 from bots.engine.features import native_params
 from bots.engine.search import MATE, SearchResult
-from variants import base as variants_base
 from variants.base import Precedence, PromotionRule, Variant
 from variants.game import GameRecord
+from variants.spec import declarative_reason
 from variants.types import Color, Move, Position
 
 _kdcore: ModuleType | None
@@ -52,35 +53,12 @@ TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "16"))
 _PROMOTION = {PromotionRule.STAYS_MAN: 0, PromotionRule.ENDS_MOVE: 1,
               PromotionRule.CONTINUES_AS_KING: 2}
 
-# Methods of Variant that do not take part in move generation (notation, FEN, outcome...):
-# a ruleset may override these and still run on the core. Any other method overridden
-# outside the library's base classes sends the ruleset to the pure-Python engine.
-_NEUTRAL_METHODS = frozenset({
-    "__init__", "__repr__", "_square_coords", "_label", "board", "square_label",
-    "parse_square", "initial_position", "parse_fen", "_fen_squares", "format_fen",
-    "format_move", "parse_move", "_path_fits", "_hint", "_example_move", "outcome",
-    "special_outcome", "draw_outcome", "squares", "_validate_declarations", "_own_words",
-    "localized_name", "summary_text", "capture_rule_text", "has_capture_explanation",
-    "rules_page", "perft_suite_path", "result_text",
-})
-# Declared rules the core reads (or that do not touch move generation). Any other class
-# attribute of Variant whose value a ruleset changes is a rule the core does not know.
-_KNOWN_ATTRIBUTES = frozenset({
-    "key", "name", "aliases", "pdn_gametype", "rows", "cols", "vectors", "notation",
-    "accepts_numeric_input", "initial_fen", "first_to_move", "side_names",
-    "man_move_vectors", "man_capture_vectors", "flying_kings", "precedence",
-    "immediate_removal", "no_reversal", "mid_capture_promotion", "full_capture_path",
-    "draw_plies", "repetitions", "playable_parity", "number_from_bottom_right",
-    "eval_weights", "display_names", "summary", "capture_explanation", "rules_pages",
-    "scoring", "perft_suite", "playing_squares_dark", "men_capture_kings",
-})
 # Capture precedence: criterion names (in the declared order) -> the core's codes.
 _CRITERION_CODES = {"MOST_PIECES": 1, "MOST_KINGS": 2, "WITH_KING": 3, "EARLIEST_KING": 4}
 _PRECEDENCE_NAMES: dict[Precedence, tuple[str, ...]] = {
     Precedence.FREE: (), Precedence.MAX_PIECES: ("MOST_PIECES",),
     Precedence.MAX_PIECES_THEN_KINGS: ("MOST_PIECES", "MOST_KINGS"),
 }
-_LIBRARY_MODULES = frozenset({variants_base.__name__})
 
 
 def native_available() -> bool:
@@ -89,28 +67,14 @@ def native_available() -> bool:
 
 
 def unsupported_reason(variant: Variant) -> str | None:
-    """Why ``variant`` cannot run on the compiled core, or None when it can."""
+    """Why ``variant`` cannot run on the compiled core, or None when it can: first whether
+    it is fully declarative (:func:`variants.spec.declarative_reason`), then the core's own
+    limits."""
     if _kdcore is None:
         return "the compiled core is not built"
-    kind = type(variant)
-    for name in dir(Variant):
-        if name in _NEUTRAL_METHODS or (name.startswith("__") and name != "__init__"):
-            continue
-        base_attr = getattr(Variant, name)
-        if not callable(base_attr) or isinstance(base_attr, type):
-            continue
-        for klass in kind.__mro__:
-            if name in klass.__dict__:
-                if klass.__module__ not in _LIBRARY_MODULES:
-                    return f"{kind.__name__} overrides {name}"
-                break
-    for name, default in vars(Variant).items():
-        if name.startswith("_") or name in _KNOWN_ATTRIBUTES or callable(default):
-            continue
-        if isinstance(default, (property, staticmethod, classmethod)):
-            continue
-        if getattr(kind, name, default) != default:
-            return f"{kind.__name__} declares {name}={getattr(kind, name)!r}"
+    reason = declarative_reason(variant)
+    if reason is not None:
+        return reason
     if _criteria_codes(variant) is None:
         return f"precedence {variant.precedence!r}"
     if variant.mid_capture_promotion not in _PROMOTION:
@@ -160,8 +124,10 @@ def native_supported(variant: Variant) -> bool:
 
 
 def rules_spec(variant: Variant) -> dict[str, Any]:
-    """The ruleset as the data ``bots/native/kd_core.h`` (KdRules) describes."""
+    """The ruleset as the data ``bots/native/kd_core.h`` (KdRules) describes: its
+    :class:`~variants.spec.RulesSpec` (``variant.spec``) over its board's geometry."""
     g = variant.geometry
+    spec = variant.spec
     vec = {v: i for i, v in enumerate(g.vectors)}
 
     def dirs(vectors: Sequence[tuple[int, int]], color: Color) -> list[int]:
@@ -171,22 +137,22 @@ def rules_spec(variant: Variant) -> dict[str, Any]:
     return {
         "squares": g.size,
         "directions": len(g.vectors),
-        "rows": variant.rows,
+        "rows": spec.rows,
         "neighbour": [list(row) for row in g.neighbour],
         "opposite": list(g.opposite),
         "rank": [r for r, _c in g.coords],
         "promotion": [variant.promotion_squares(Color.WHITE),
                       variant.promotion_squares(Color.BLACK)],
-        "man_moves": [dirs(variant.man_move_vectors, c) for c in Color],
-        "man_captures": [dirs(variant.man_capture_vectors, c) for c in Color],
-        "flying_kings": int(variant.flying_kings),
+        "man_moves": [dirs(spec.man_move_vectors, c) for c in Color],
+        "man_captures": [dirs(spec.man_capture_vectors, c) for c in Color],
+        "flying_kings": int(spec.flying_kings),
         "criteria": _criteria_codes(variant),
-        "men_capture_kings": int(bool(getattr(variant, "men_capture_kings", True))),
-        "immediate_removal": int(variant.immediate_removal),
-        "no_reversal": int(variant.no_reversal),
-        "promotion_rule": _PROMOTION[variant.mid_capture_promotion],
-        "draw_plies": variant.draw_plies,
-        "repetitions": variant.repetitions,
+        "men_capture_kings": int(spec.men_capture_kings),
+        "immediate_removal": int(spec.immediate_removal),
+        "no_reversal": int(spec.no_reversal),
+        "promotion_rule": _PROMOTION[spec.mid_capture_promotion],
+        "draw_plies": spec.draw_plies,
+        "repetitions": spec.repetitions,
     }
 
 

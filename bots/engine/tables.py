@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import logging
 import os
 import sys
@@ -132,11 +131,10 @@ def pieces_for(engine: NativeEngine) -> int:
 
 
 def cache_path(engine: NativeEngine, pieces: int) -> Path:
-    """The file for these rules: a digest of the rules the core reads, so a ruleset whose
-    rules change gets new tables."""
-    from bots.engine.native import rules_spec
-
-    spec = json.dumps(rules_spec(engine.variant), sort_keys=True, default=str)
+    """The file for these rules: a digest of the ruleset's rules specification
+    (``Variant.spec``, what the core is built from), so a ruleset whose rules change gets
+    new tables."""
+    spec = engine.variant.spec.digest()
     digest = hashlib.sha256(f"{FORMAT}:{pieces}:{spec}".encode()).hexdigest()[:16]
     return cache_dir() / f"{engine.variant.key}-{pieces}p-{digest}.kdtb"
 

@@ -1,0 +1,130 @@
+"""The ruleset model: the frozen rules specification and the one "is it declarative?"
+predicate every part of the project asks (the compiled core, the reference generator)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from variants import Criterion, Move, Position, PromotionRule, get_variant
+from variants.reference import covers
+from variants.registry import BUILTINS
+from variants.rulesets.brazilian import Brazilian
+from variants.rulesets.english import English
+from variants.spec import RulesSpec, declarative_reason, generation_hooks, overridden_hooks
+from variants.toml_rulesets import load_ruleset_file
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def test_the_spec_holds_the_declared_rules() -> None:
+    spanish = get_variant("spanish").spec
+    assert spanish == RulesSpec(
+        board="diagonal", rows=8, cols=8, playable_parity=1, number_from_bottom_right=True,
+        initial_fen="W:W1-12:B21-32", man_move_vectors=((1, -1), (1, 1)),
+        man_capture_vectors=((1, -1), (1, 1)), flying_kings=True,
+        precedence=(Criterion.MOST_PIECES, Criterion.MOST_KINGS),
+        mid_capture_promotion=PromotionRule.ENDS_MOVE)
+    turkish = get_variant("turkish").spec
+    assert (turkish.board, turkish.man_capture_vectors, turkish.immediate_removal,
+            turkish.no_reversal) == ("orthogonal", ((1, 0), (0, -1), (0, 1)), True, True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spanish.rows = 10  # type: ignore[misc]
+
+
+def test_the_digest_changes_with_the_rules_and_only_with_them() -> None:
+    english, brazilian = get_variant("english"), get_variant("brazilian")
+    assert english.spec.digest() == English().spec.digest()  # stable across instances
+    assert english.spec.digest() != brazilian.spec.digest()
+
+    class Renamed(English):
+        key = "renamed"
+        name = "Renamed"
+        summary = "English, under another name."
+
+    assert Renamed().spec.digest() == english.spec.digest()  # words are not rules
+    changed = dataclasses.replace(english.spec, draw_plies=80)
+    assert changed.digest() != english.spec.digest()
+
+
+@pytest.mark.parametrize("variant", BUILTINS, ids=lambda v: v.key)
+def test_every_builtin_is_declarative(variant: object) -> None:
+    assert declarative_reason(variant) is None  # type: ignore[arg-type]
+    assert overridden_hooks(variant) == ()  # type: ignore[arg-type]
+
+
+def test_a_toml_ruleset_is_declarative() -> None:
+    pool = load_ruleset_file(DATA / "pool-lite.toml")
+    assert declarative_reason(pool) is None
+    assert covers(pool)
+
+
+class FirstCapture(Brazilian):
+    """A plugin with a capture rule in Python."""
+
+    key = "first-capture"
+    name = "First capture"
+
+    def rank_captures(self, position: Position, moves: Sequence[Move]) -> list[Move]:
+        return [min(moves, key=lambda m: m.key)]
+
+
+class NoKingMoves(Brazilian):
+    key = "no-king-moves"
+    name = "No king moves"
+
+    def quiet_moves(self, position: Position) -> list[Move]:
+        kings = position.kings(position.turn)
+        return [m for m in super().quiet_moves(position) if not (kings >> m.path[0]) & 1]
+
+
+class PrivateSearch(Brazilian):
+    """Overrides a private part of the generator: still a generation override."""
+
+    key = "private-search"
+    name = "Private search"
+
+    def _capture_found(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return super()._capture_found(*args, **kwargs)
+
+
+class OwnWords(Brazilian):
+    """Overrides words and notation only: still declarative."""
+
+    key = "own-words"
+    name = "Own words"
+
+    def summary_text(self, lang: str = "en") -> str:
+        return "Brazilian rules, our words."
+
+    def format_fen(self, position: Position) -> str:
+        return super().format_fen(position)
+
+
+def test_the_predicate_names_the_override() -> None:
+    assert declarative_reason(FirstCapture()) == (
+        "FirstCapture overrides rank_captures (move generation in Python)")
+    assert declarative_reason(NoKingMoves()) == (
+        "NoKingMoves overrides quiet_moves (move generation in Python)")
+    assert "overrides _capture_found" in (declarative_reason(PrivateSearch()) or "")
+    assert declarative_reason(OwnWords()) is None
+    assert "_capture_found" in generation_hooks()
+    assert "format_fen" not in generation_hooks()
+
+
+def test_the_reference_generator_follows_a_ranking_hook_but_not_a_generator() -> None:
+    assert covers(FirstCapture())
+    assert not covers(NoKingMoves())
+    assert not covers(PrivateSearch())
+
+
+def test_a_rule_the_generators_do_not_know_yet_is_refused() -> None:
+    class Landing(Brazilian):
+        key = "landing"
+        king_landing = "next"
+
+    with pytest.raises(ValueError, match="king_landing"):
+        Landing()
