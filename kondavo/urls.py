@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/", include("kondavo.games.urls")),
     path("accounts/", include("kondavo.accounts.urls")),
     path("tournaments/", include("kondavo.tournaments.urls")),
+    path("puzzles/", include("kondavo.puzzles.urls")),
     path("", include("rating.urls")),
     path("", include("frontend.urls")),
 ]

@@ -77,6 +77,7 @@ def test_redis_celery_settings() -> None:
     assert celery["CELERY_BROKER_URL"] == "redis://r:6379/0"
     assert celery["CELERY_TASK_ROUTES"] == {"bots.tasks.analysis_eval": {"queue": "analysis"},
                                             "kondavo.fairplay.tasks.*": {"queue": "analysis"},
+                                            "kondavo.puzzles.tasks.*": {"queue": "analysis"},
                                             "bots.tasks.*": {"queue": "bots"}}
     assert celery["CELERY_WORKER_PREFETCH_MULTIPLIER"] == 1
     assert celery["CELERY_TASK_ACKS_LATE"] is True
@@ -90,6 +91,7 @@ def test_celery_app_reads_django_settings() -> None:
     assert app.main == "kondavo"
     assert app.conf.task_routes == {"bots.tasks.analysis_eval": {"queue": "analysis"},
                                     "kondavo.fairplay.tasks.*": {"queue": "analysis"},
+                                    "kondavo.puzzles.tasks.*": {"queue": "analysis"},
                                     "bots.tasks.*": {"queue": "bots"}}
     assert app.conf.task_always_eager is (not os.environ.get("REDIS_URL"))
 

@@ -280,6 +280,7 @@ def celery_settings_for(redis_url: str | None, broker_url: str | None = None) ->
     common: dict[str, Any] = {
         "CELERY_TASK_ROUTES": {"bots.tasks.analysis_eval": {"queue": "analysis"},
                                "kondavo.fairplay.tasks.*": {"queue": "analysis"},
+                               "kondavo.puzzles.tasks.*": {"queue": "analysis"},
                                "bots.tasks.*": {"queue": "bots"}},
         "CELERY_TASK_DEFAULT_QUEUE": "celery",
         "CELERY_WORKER_PREFETCH_MULTIPLIER": 1,
@@ -419,6 +420,7 @@ INSTALLED_APPS = [
     "rating",
     "bots",
     "kondavo.tournaments",
+    "kondavo.puzzles",
     "frontend",
 ]
 
@@ -515,6 +517,15 @@ KONDAVO_CHALLENGE_TTL_SECONDS = env_seconds("KONDAVO_CHALLENGE_TTL_SECONDS", 300
 # Chat (kondavo/chat, docs/deploying.md "Chat moderation"): lines per player and per
 # address, reports per player, the length of a line, the lines sent with a game's state,
 # whether guests may write, and the word filter's file (empty: the bundled lists).
+# Puzzles (kondavo/puzzles, docs/puzzles.md): requests a visitor may make (moves, hints,
+# solutions, next puzzle) per session and per address; the shipped files loaded by migrate;
+# finished games searched for puzzles (on the analysis queue) and the search's budget.
+KONDAVO_PUZZLE_RATE = env_str("KONDAVO_PUZZLE_RATE", "60/m,1500/h")
+KONDAVO_PUZZLE_RATE_IP = env_str("KONDAVO_PUZZLE_RATE_IP", "600/m")
+KONDAVO_PUZZLES_AUTOLOAD = env_bool("KONDAVO_PUZZLES_AUTOLOAD", True)
+KONDAVO_PUZZLES_FROM_GAMES = env_bool("KONDAVO_PUZZLES_FROM_GAMES", True)
+KONDAVO_PUZZLES_GAME_SECONDS = env_seconds("KONDAVO_PUZZLES_GAME_SECONDS", 20.0)
+KONDAVO_PUZZLES_MIN_PLIES = env_int("KONDAVO_PUZZLES_MIN_PLIES", 12)
 KONDAVO_CHAT_RATE_PLAYER = env_str("KONDAVO_CHAT_RATE_PLAYER", "5/10s,30/5m")
 KONDAVO_CHAT_RATE_IP = env_str("KONDAVO_CHAT_RATE_IP", "120/m")
 KONDAVO_CHAT_REPORT_RATE = env_str("KONDAVO_CHAT_REPORT_RATE", "10/h")

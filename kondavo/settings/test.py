@@ -52,3 +52,8 @@ KONDAVO_PRESENCE_PUBLISH_SECONDS = float(env_str("KONDAVO_PRESENCE_PUBLISH_SECON
 # The engine-use signal (kondavo/fairplay) searches every finished rated game after its
 # commit: off in tests unless a test turns it on (tests/fairplay computes it directly).
 KONDAVO_FAIRPLAY_ENGINE_SIGNAL = env_bool("KONDAVO_FAIRPLAY_ENGINE_SIGNAL", False)
+
+# Puzzles: the shipped files are not loaded by the test database's migrate (tests load what
+# they need), and finished games are not searched unless a test turns it on.
+KONDAVO_PUZZLES_AUTOLOAD = env_bool("KONDAVO_PUZZLES_AUTOLOAD", False)
+KONDAVO_PUZZLES_FROM_GAMES = env_bool("KONDAVO_PUZZLES_FROM_GAMES", False)
