@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from kondavo.chat.strings import chat_error_strings, chat_js_strings
 from kondavo.tournaments.strings import tournament_notify_strings
 
-from .rulesets import capture_sentences
+from .rulesets import capture_sentences, ruleset_reasons
 
 
 def notify_strings() -> dict[str, object]:
@@ -155,6 +155,7 @@ def js_strings() -> dict[str, object]:
             "resign": _("resignation"),
             "timeout": _("time ran out"),
             "abandoned": _("the opponent left the game"),
+            **ruleset_reasons(),
         },
         # capture rules: the server sends the rule in English (``capture_rule``); the banner
         # says why in the ruleset's own words, or the site's for the shared rules

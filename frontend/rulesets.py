@@ -95,3 +95,15 @@ def capture_sentences(lang: str | None = None) -> dict[str, str]:
     for variant in default_registry():
         out[variant.capture_rule_text("en")] = capture_sentence(variant, lang)
     return out
+
+
+def ruleset_reasons(lang: str | None = None) -> dict[str, str]:
+    """The outcome reasons rulesets declare of their own (``outcome_reasons``), worded in
+    ``lang`` (default: the request's): the game page shows them like the built-in ones."""
+    lang = lang or current_lang()
+    out: dict[str, str] = {}
+    for variant in default_registry():
+        for reason in variant.outcome_reasons:
+            out.setdefault(reason.value, reason.text(lang) or reason.value)
+    return out
+

@@ -27,7 +27,8 @@ Declared rules (class attributes of :class:`Variant`, fields of ``RulesSpec``):
   in order), ``immediate_removal`` (each jumped piece leaves at once, instead of when the
   move ends), ``no_reversal`` (the 180-degree ban between two captures),
   ``mid_capture_promotion`` (:class:`PromotionRule`);
-* draws: ``draw_plies``, ``repetitions``.
+* draws: ``draw_plies``, ``repetitions``;
+* history: ``max_king_moves_with_men`` (see :mod:`variants.history` and ``restrict``).
 
 docs/adding-a-ruleset.md is the guide.
 """
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from variants.geometry import DIAGONAL, ORTHOGONAL, Geometry, Vector
+from variants.history import History, limit_king_moves
 from variants.movegen import MoveGenerator
 from variants.notation import FILES, BoardSpec, Notation, RulesetNotation, SquareInfo
 from variants.outcomes import RulesetOutcomes
@@ -51,7 +53,7 @@ from variants.spec import (
     RulesSpec,
     spec_of,
 )
-from variants.types import Color, Position
+from variants.types import Color, Move, Position
 from variants.words import (
     SCORINGS,
     RulesetWords,
@@ -86,7 +88,7 @@ class Variant(RulesetWords, RulesetNotation, MoveGenerator, RulesetOutcomes):
     immediate_removal: ClassVar[bool] = False
     no_reversal: ClassVar[bool] = False  # the 180-degree ban between two captures
     mid_capture_promotion: ClassVar[PromotionRule] = PromotionRule.STAYS_MAN
-    max_king_moves_with_men: ClassVar[int] = 0  # 0: no limit
+    max_king_moves_with_men: ClassVar[int] = 0  # 0: no limit (read from the history)
 
     _defined_in: ClassVar[Path | None] = None  # the directory of the class's module
 
@@ -139,6 +141,17 @@ class Variant(RulesetWords, RulesetNotation, MoveGenerator, RulesetOutcomes):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"
+
+    # --- rules that read the game so far (variants.history) --------------------------------
+    def restrict(self, history: History, moves: list[Move]) -> list[Move]:
+        """Hook: of ``moves`` (the legal moves of ``history.position`` by the position
+        alone), those the game so far allows. ``history`` holds the positions since at least
+        the last irreversible move, oldest first. Return a subset of ``moves``; an empty list
+        means the side to move has no legal move (it loses). The default applies
+        ``max_king_moves_with_men``. Overriding it makes the ruleset non-declarative: it is
+        played by the pure-Python engine, which applies the hook along every line it reads.
+        """
+        return limit_king_moves(history, moves, self.max_king_moves_with_men)
 
     def perft_suite_path(self) -> Path | None:
         """The reference perft file (``perft_suite``, relative to the module of the class

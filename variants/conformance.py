@@ -25,6 +25,7 @@ from typing import Protocol
 
 from variants.base import Variant
 from variants.game import GameRecord
+from variants.history import has_history_rule
 from variants.types import Move, Position
 
 SLOW_DEPTH = 7
@@ -305,10 +306,12 @@ def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 30
     pieces disappear and nothing else does, piece count never grows, legal moves are unique
     by key, a man that ends its move on the far row is crowned. A game ends with an outcome
     or at ``max_plies`` (counted as ``"ply_cap"``). ``keep_positions`` keeps up to that many
-    visited positions in the result (for further checks).
+    visited positions in the result (for further checks). The legal moves are the
+    record's (a ruleset's ``restrict`` hook applies), checked to be among the position's own.
     """
     rng = random.Random(seed)
     stats = PlayoutStats()
+    history_rule = has_history_rule(variant)
     for _ in range(games):
         record = GameRecord.new(variant, start)
         check_position(variant, record.position)
@@ -319,7 +322,9 @@ def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 30
                 result = outcome.reason.value
                 break
             position = record.position
-            legal = variant.legal_moves(position)
+            legal = record.legal_moves()  # the game so far considered (variants.history)
+            if history_rule:
+                check_restriction(variant, position, legal)
             check_moves_unique(variant, position, legal)
             move = rng.choice(legal)
             record.push(move)
@@ -334,6 +339,17 @@ def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 30
         stats.games += 1
         stats.outcomes[result] = stats.outcomes.get(result, 0) + 1
     return stats
+
+
+def check_restriction(variant: Variant, position: Position, restricted: Sequence[Move]) -> None:
+    """A ruleset's ``restrict`` hook only removes moves: what it keeps is among the moves
+    of the position alone."""
+    full = {m.key for m in variant.legal_moves(position)}
+    extra = [m for m in restricted if m.key not in full]
+    if extra:
+        raise ConformanceError(f"{variant.key} {variant.format_fen(position)}: restrict added "
+                               f"moves that are not legal in the position: "
+                               f"[{_show(variant, extra)}]")
 
 
 def check_same_moves(variant: Variant, other: MoveGenerator, position: Position) -> int:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from variants.base import Variant
 from variants.errors import IllegalMove, VariantError, with_context
+from variants.history import legal_moves_in
 from variants.types import Move, Outcome, Position
 
 
@@ -85,13 +86,14 @@ class GameRecord:
         return len(self.moves)
 
     def legal_moves(self) -> list[Move]:
-        return self.variant.legal_moves(self.position)
+        """The legal moves now, the game so far considered (a ruleset's ``restrict``)."""
+        return legal_moves_in(self)
 
     def push(self, move: Move, legal: list[Move] | None = None) -> PlayedMove:
         """Play ``move``; ``legal``: the current position's legal moves, if already known."""
         position = self.position
         if legal is None:
-            legal = self.variant.legal_moves(position)
+            legal = self.legal_moves()
         for candidate in legal:
             if candidate == move:
                 move = candidate
@@ -102,7 +104,7 @@ class GameRecord:
 
     def push_notation(self, text: str) -> PlayedMove:
         position = self.position
-        legal = self.variant.legal_moves(position)
+        legal = self.legal_moves()
         move = self.variant.parse_move(position, text, legal)
         return self._push(position, move, legal)
 
@@ -140,7 +142,7 @@ class GameRecord:
     def outcome(self, legal: list[Move] | None = None) -> Outcome | None:
         """The result so far, or None; ``legal``: the current position's legal moves, if
         already known (they are not generated again)."""
-        return self.variant.outcome(self, legal)
+        return self.variant.outcome(self, self.legal_moves() if legal is None else legal)
 
     @property
     def notations(self) -> list[str]:

@@ -171,7 +171,7 @@ SPEC_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(RulesSpec))
 
 RESERVED: Mapping[str, object] = {
     "king_move_vectors": None, "king_capture_vectors": None, "flying_captures": None,
-    "king_landing": "any", "piece_values": (1, 1), "max_king_moves_with_men": 0,
+    "king_landing": "any", "piece_values": (1, 1),
 }
 """Fields the spec names whose rules the generators do not implement yet: a ruleset that
 declares another value than this is refused (``Variant`` raises ``ValueError``)."""
@@ -212,7 +212,7 @@ _NOT_RULES = frozenset({
     "key", "name", "aliases", "pdn_gametype", "display_names", "summary",
     "capture_explanation", "rules_pages", "scoring", "perft_suite", "notation",
     "accepts_numeric_input", "side_names", "playing_squares_dark", "full_capture_path",
-    "vectors", "precedence", "eval_weights",
+    "vectors", "precedence", "eval_weights", "outcome_reasons",
 })
 
 

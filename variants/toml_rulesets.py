@@ -113,6 +113,8 @@ _SIMPLE: dict[str, tuple[Callable[[object], bool], str]] = {
                    + ", ".join(f'"{c.value}"' for c in Criterion)),
     "draw_plies": (lambda v: isinstance(v, int) and v > 0, "a positive integer"),
     "repetitions": (lambda v: isinstance(v, int) and v > 1, "an integer above 1"),
+    "max_king_moves_with_men": (lambda v: isinstance(v, int) and not isinstance(v, bool)
+                                and v >= 0, "0 (no limit) or a positive integer"),
     "scoring": (lambda v: v in ("2-0", "1-0"), "\"2-0\" or \"1-0\""),
     "perft_suite": (lambda v: isinstance(v, str), "a file name, relative to this file"),
     "summary": (_text, "a string or a table of language = string"),
@@ -169,7 +171,8 @@ def ruleset_from_mapping(data: Mapping[str, Any], path: Path) -> Variant:
     for field in ("key", "name", "pdn_gametype", "rows", "cols", "initial_fen",
                   "playable_parity", "number_from_bottom_right", "men_capture_kings",
                   "flying_kings", "immediate_removal", "no_reversal", "full_capture_path",
-                  "accepts_numeric_input", "draw_plies", "repetitions", "scoring",
+                  "accepts_numeric_input", "draw_plies", "repetitions",
+                  "max_king_moves_with_men", "scoring",
                   "perft_suite", "summary", "capture_explanation", "display_names"):
         if field in data:
             attrs[field] = data[field]

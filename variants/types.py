@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 Bitboard = int
 """A set of squares: bit ``i`` is the ruleset's internal square index ``i``."""
@@ -108,15 +110,83 @@ class Move:
         return hash(self.key)
 
 
-class Reason(str, enum.Enum):
-    """Why a game ended. Values are stable strings stored in the database."""
+class Reason:
+    """Why a game ended: a stable code (``value``, stored in the database: at most 16
+    characters of ``a-z``, digits and ``_``) and, for a ruleset's own reasons, its words.
 
-    NO_PIECES = "no_pieces"
-    NO_MOVES = "no_moves"
-    THREEFOLD = "threefold"
-    FIFTY_MOVES = "fifty_moves"
-    AGREEMENT = "agreement"
-    KING_VS_MAN = "king_vs_man"
+    The built-in reasons are class attributes (``Reason.THREEFOLD``...); the site words
+    them in every language. A ruleset declares its own, with words, in its
+    ``outcome_reasons`` and returns them in an :class:`Outcome`::
+
+        THREE_KINGS = Reason("three_kings", {"en": "three kings against one",
+                                             "fr": "trois dames contre une"})
+
+    Two reasons are equal when their codes are; the words do not take part.
+    """
+
+    __slots__ = ("value", "words")
+
+    NO_PIECES: ClassVar[Reason]
+    NO_MOVES: ClassVar[Reason]
+    THREEFOLD: ClassVar[Reason]
+    FIFTY_MOVES: ClassVar[Reason]
+    AGREEMENT: ClassVar[Reason]
+    KING_VS_MAN: ClassVar[Reason]
+
+    def __init__(self, value: str, words: str | Mapping[str, str] = "") -> None:
+        if not _REASON_CODE.fullmatch(value):
+            raise ValueError(f"a reason's code is 1-16 characters of a-z, 0-9 and _, "
+                             f"not {value!r}")
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "words", words if isinstance(words, str) else dict(words))
+
+    value: str
+    words: str | Mapping[str, str]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Reason is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Reason):
+            return self.value == other.value
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Reason({self.value!r})"
+
+    @property
+    def name(self) -> str:
+        return self.value.upper()
+
+    def text(self, lang: str = "en") -> str:
+        """The ruleset's words for this reason in ``lang`` (English fallback; "" if none)."""
+        if isinstance(self.words, str):
+            return self.words
+        table = {k.replace("_", "-").lower(): v for k, v in self.words.items()}
+        code = lang.strip().replace("_", "-").lower()
+        for key in (code, code.split("-")[0], "en", *table):
+            if table.get(key):
+                return table[key]
+        return ""
+
+
+_REASON_CODE = re.compile(r"[a-z0-9_]{1,16}")
+Reason.NO_PIECES = Reason("no_pieces")
+Reason.NO_MOVES = Reason("no_moves")
+Reason.THREEFOLD = Reason("threefold")
+Reason.FIFTY_MOVES = Reason("fifty_moves")
+Reason.AGREEMENT = Reason("agreement")
+Reason.KING_VS_MAN = Reason("king_vs_man")
+BUILTIN_REASONS: tuple[Reason, ...] = (
+    Reason.NO_PIECES, Reason.NO_MOVES, Reason.THREEFOLD, Reason.FIFTY_MOVES,
+    Reason.AGREEMENT, Reason.KING_VS_MAN)
+"""The reasons the site words itself (in every language)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from variants.spec import Criterion
-from variants.types import Color
+from variants.types import Color, Reason
 
 Text = str | Mapping[str, str]
 """Words a ruleset brings: one English string, or a mapping of language code to string
@@ -82,6 +82,7 @@ class RulesetWords:
     capture_explanation: ClassVar[Text] = ""  # the forced-capture banner; "" = from rules
     rules_pages: ClassVar[Mapping[str, RulesPage]] = {}  # language -> rules page
     scoring: ClassVar[str] = "2-0"  # "2-0": win 2-0, draw 1-1; "1-0": win 1-0, draw 1/2-1/2
+    outcome_reasons: ClassVar[tuple[Reason, ...]] = ()  # the ruleset's own, with words
 
     if TYPE_CHECKING:
         @property
@@ -143,6 +144,15 @@ class RulesetWords:
         for code in [*_lang_candidates(lang), "en", *table]:
             if code in table:
                 return table[code], code
+        return None
+
+    def reason_text(self, code: str, lang: str = "en") -> str | None:
+        """The words of this ruleset's own outcome reason ``code`` in ``lang`` (declared in
+        ``outcome_reasons``), or None when it is not one of them (the site words the
+        built-in reasons itself)."""
+        for reason in self.outcome_reasons:
+            if reason.value == code:
+                return reason.text(lang) or code
         return None
 
     def result_text(self, winner: Color | None) -> str:

@@ -93,9 +93,10 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
     ``clock`` (the bot's clock in a timed game) shortens it (:mod:`bots.engine.timing`).
     A forced move (the only legal one) is returned at once, without a search."""
     spec = get_level(level)
-    position = (record_or_position.position if isinstance(record_or_position, GameRecord)
-                else record_or_position)
-    legal = variant.legal_moves(position)
+    if isinstance(record_or_position, GameRecord):
+        legal = record_or_position.legal_moves()  # a rule reading the game so far applies
+    else:
+        legal = variant.legal_moves(record_or_position)
     if len(legal) == 1:  # a forced move: a bot plays it at once (no score, no search)
         return SearchResult(legal[0], 0, 0, 0, 0.0, (legal[0],))
     if time_limit is None:

@@ -12,6 +12,9 @@
   ruleset's immediate results) is honoured. Only reversible plies (no capture, no man
   advance) can repeat a position, so the path is scanned back no further than the last
   irreversible ply, and not at all right after one.
+- Rules that read the game so far (a ruleset's ``restrict`` hook, :mod:`variants.history`)
+  are applied at every node to the game's positions followed by the search path, so the
+  search never plays or expects a move such a rule forbids.
 - Speed: for rulesets on the built-in move generator, a horizon node generates captures only
   (quiet moves are never built there) and checks for a blocked side with bitboards.
 - Limits enforced by the search itself: a wall-clock deadline and a node budget, checked
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from bots.engine.evaluation import Evaluator, evaluator_for
 from variants.base import Variant
 from variants.game import GameRecord
+from variants.history import History, has_history_rule
 from variants.types import Color, Move, Position
 
 MATE = 1_000_000
@@ -86,6 +90,8 @@ class Searcher:
                  node_limit: int | None = None, rng: random.Random | None = None,
                  noise: int = 0, evaluator: Evaluator | None = None) -> None:
         self.variant = variant
+        history = tuple(history)
+        self.line = history  # the game's positions before the root, oldest first
         self.evaluator = evaluator or evaluator_for(variant)
         self.evaluate = self.evaluator.evaluate
         self.legal_moves = variant.legal_moves
@@ -96,7 +102,10 @@ class Searcher:
                         if kind.special_outcome is not Variant.special_outcome else None)
         # On the built-in generator, legal moves are the captures if any, else quiet moves.
         builtin = kind.legal_moves is Variant.legal_moves
-        self.captures = variant.captures if builtin else None
+        # A rule reading the game so far (variants.history) restricts the moves at every
+        # node, given the game's positions and the search path: never a move it forbids.
+        self.restrict = variant.restrict if has_history_rule(variant) else None
+        self.captures = variant.captures if builtin and self.restrict is None else None
         self.quiet_moves = variant.quiet_moves if builtin else None
         if kind.quiet_moves is Variant.quiet_moves:
             self.can_move = self.evaluator.can_move
@@ -135,6 +144,8 @@ class Searcher:
     def run(self, root: Position, max_depth: int = MAX_PLY) -> SearchResult:
         started = time.perf_counter()
         moves = self.legal_moves(root)
+        if self.restrict is not None:
+            moves = self.restrict(History((*self.line, root)), moves)
         if not moves:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - started)
         # Seeded shuffle then stable sorts: equal moves are broken by the seed.
@@ -277,6 +288,8 @@ class Searcher:
                     return -(MATE - ply)
         else:
             moves = self.legal_moves(pos)
+            if self.restrict is not None:
+                moves = self.restrict(History((*self.line, *self.path, pos)), moves)
             if not moves:
                 return -(MATE - ply)
             if depth <= 0 and not moves[0].captured:

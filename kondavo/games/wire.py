@@ -79,8 +79,12 @@ def move_payload(variant: Variant, position: Position, move: Move,
     }
 
 
-def legal_payload(variant: Variant, position: Position) -> list[dict[str, Any]]:
-    legal = variant.legal_moves(position)
+def legal_payload(variant: Variant, position: Position,
+                  legal: list[Move] | None = None) -> list[dict[str, Any]]:
+    """The legal moves as the game page reads them; ``legal``: the moves the game so far
+    allows (``GameRecord.legal_moves``), when the caller has a record."""
+    if legal is None:
+        legal = variant.legal_moves(position)
     return [move_payload(variant, position, m, legal) for m in legal]
 
 
@@ -107,7 +111,14 @@ def players_payload(game: Game) -> dict[str, Any]:
 def result_payload(game: Game) -> dict[str, Any] | None:
     if game.status != Game.Status.FINISHED:
         return None
-    return {"winner": game.winner, "reason": game.reason, "score": selectors.result_score(game)}
+    payload: dict[str, Any] = {"winner": game.winner, "reason": game.reason,
+                               "score": selectors.result_score(game)}
+    # A ruleset's own outcome reason (``outcome_reasons``) comes with its English words;
+    # pages word it in the reader's language (frontend.rulesets.ruleset_reasons).
+    own = get_variant(game.ruleset).reason_text(game.reason) if game.reason else None
+    if own is not None:
+        payload["reason_text"] = own
+    return payload
 
 
 def ratings_payload(game: Game) -> dict[str, Any] | None:
@@ -184,8 +195,8 @@ def _board_part(variant: Variant, game: Game, record: GameRecord | None) -> Boar
             "path": [variant.square_label(s) for s in last.move.path],
             "captured": [variant.square_label(s) for s in last.move.captured],
         }
-    legal = (legal_payload(variant, record.position) if game.status == Game.Status.ACTIVE
-             else [])
+    legal = (legal_payload(variant, record.position, record.legal_moves())
+             if game.status == Game.Status.ACTIVE else [])
     part: BoardPart = (selectors.side_name(record.position.turn), last_move, legal)
     with _board_parts_lock:
         _board_parts[key] = part

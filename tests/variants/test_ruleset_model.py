@@ -9,7 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from variants import Criterion, Move, Position, PromotionRule, get_variant
+from variants import (
+    Color,
+    Criterion,
+    GameRecord,
+    Move,
+    Outcome,
+    Position,
+    PromotionRule,
+    Reason,
+    get_variant,
+)
 from variants.reference import covers
 from variants.registry import BUILTINS
 from variants.rulesets.brazilian import Brazilian
@@ -128,3 +138,36 @@ def test_a_rule_the_generators_do_not_know_yet_is_refused() -> None:
 
     with pytest.raises(ValueError, match="king_landing"):
         Landing()
+
+
+THREE_KINGS = Reason("three_kings", {"en": "three kings against one",
+                                     "fr": "trois dames contre une"})
+
+
+class ThreeKings(Brazilian):
+    """A ruleset with an outcome reason of its own."""
+
+    key = "three-kings"
+    name = "Three kings"
+    outcome_reasons = (THREE_KINGS,)
+
+    def special_outcome(self, position: Position) -> Outcome | None:
+        for color in Color:
+            if (not position.men(color) and position.kings(color).bit_count() >= 3
+                    and position.pieces(color.opponent).bit_count() == 1):
+                return Outcome(None, THREE_KINGS)
+        return None
+
+
+def test_a_ruleset_declares_its_own_outcome_reason() -> None:
+    variant = ThreeKings()
+    outcome = variant.outcome(GameRecord.new(variant, variant.parse_fen("W:WKa1,Kc1,Ke1:BKh8")))
+    assert outcome == Outcome(None, Reason("three_kings"))
+    assert outcome is not None and outcome.reason.value == "three_kings"
+    assert variant.reason_text("three_kings", "fr") == "trois dames contre une"
+    assert variant.reason_text("three_kings", "pl") == "three kings against one"
+    assert variant.reason_text("threefold") is None  # a built-in: the site words it
+    assert Reason.THREEFOLD == Reason("threefold") and Reason.THREEFOLD.value == "threefold"
+    assert declarative_reason(variant) is None  # an outcome hook, not a move rule
+    with pytest.raises(ValueError, match="reason's code"):
+        Reason("a reason longer than sixteen")

@@ -133,7 +133,7 @@ def _play(write: GameWrite, *, player: Player, ply: Any, move_text: str | None,
         record = game_record(game)
         game.repetition = repetition_of(record)
     before = record.position
-    legal_before = variant.legal_moves(before)
+    legal_before = record.legal_moves()  # the game so far considered (variants.history)
     chosen = _find_move(variant, before, legal_before, move_text=move_text, path=path,
                         move=move)
     played = record.push(chosen, legal_before)
@@ -147,7 +147,7 @@ def _play(write: GameWrite, *, player: Player, ply: Any, move_text: str | None,
     game.fen = variant.format_fen(after)
     game.quiet_plies = record.quiet_plies
     game.repetition = next_repetition(variant, before, played.move, after, game.repetition)
-    legal = variant.legal_moves(after)
+    legal = record.legal_moves()
     outcome = record.outcome(legal)
     if outcome is None:
         clocks.start(write)
