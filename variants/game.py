@@ -54,7 +54,7 @@ class GameRecord:
                 record.push_notation(text)
             except VariantError as exc:
                 number = (ply + offset) // 2 + 1
-                raise with_context(exc, f"move {number} ({text})") from exc
+                raise with_context(exc, "move_in_game", number=number, text=text) from exc
         return record
 
     @classmethod

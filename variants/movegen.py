@@ -322,7 +322,8 @@ class MoveGenerator:
             elif wk & o:
                 wk = (wk ^ o) | d
             else:
-                raise IllegalMove(f"no White piece on {self._labels[move.path[0]]}")
+                raise IllegalMove(code="move_no_piece", side="White",
+                                  square=self._labels[move.path[0]])
             bm &= cm
             bk &= cm
             return Position(wm, wk, bm, bk, Color.BLACK)
@@ -335,7 +336,8 @@ class MoveGenerator:
         elif bk & o:
             bk = (bk ^ o) | d
         else:
-            raise IllegalMove(f"no Black piece on {self._labels[move.path[0]]}")
+            raise IllegalMove(code="move_no_piece", side="Black",
+                              square=self._labels[move.path[0]])
         wm &= cm
         wk &= cm
         return Position(wm, wk, bm, bk, Color.WHITE)

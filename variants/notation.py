@@ -80,6 +80,7 @@ class RulesetNotation:
     side_names: ClassVar[tuple[str, str]] = ("White", "Black")
 
     if TYPE_CHECKING:
+        key: ClassVar[str]
         name: ClassVar[str]
         rows: ClassVar[int]
         cols: ClassVar[int]
@@ -123,7 +124,8 @@ class RulesetNotation:
             return self._by_label[label]
         if self.accepts_numeric_input and label.isdigit() and 1 <= int(label) <= self.squares:
             return int(label) - 1
-        raise InvalidSquare(f"{text!r} is not a playable square in {self.name}")
+        raise InvalidSquare(code="square_not_playable", text=text, ruleset=self.name,
+                            ruleset_key=self.key)
 
     # --- FEN ------------------------------------------------------------------------------
     def parse_fen(self, text: str) -> Position:
@@ -131,7 +133,7 @@ class RulesetNotation:
         fen = text.strip().strip('"').rstrip(".").replace(" ", "")
         parts = fen.split(":")
         if len(parts) < 1 or parts[0].upper() not in ("W", "B"):
-            raise InvalidFEN(f"{text!r}: a FEN starts with the side to move, W or B")
+            raise InvalidFEN(code="fen_no_turn", fen=text)
         turn = Color.WHITE if parts[0].upper() == "W" else Color.BLACK
         boards = {Color.WHITE: [0, 0], Color.BLACK: [0, 0]}
         seen: set[Color] = set()
@@ -140,10 +142,10 @@ class RulesetNotation:
                 continue
             side = part[0].upper()
             if side not in ("W", "B"):
-                raise InvalidFEN(f"{text!r}: each piece list starts with W or B, not {part[0]!r}")
+                raise InvalidFEN(code="fen_bad_list", fen=text, letter=part[0])
             color = Color.WHITE if side == "W" else Color.BLACK
             if color in seen:
-                raise InvalidFEN(f"{text!r}: the {side} piece list appears twice")
+                raise InvalidFEN(code="fen_list_twice", fen=text, letter=side)
             seen.add(color)
             for token in filter(None, part[1:].split(",")):
                 king = token[0] in "Kk"
@@ -151,15 +153,15 @@ class RulesetNotation:
                 try:
                     squares = self._fen_squares(body)
                 except InvalidSquare as exc:
-                    raise InvalidFEN(f"{text!r}: {exc}") from None
+                    raise InvalidFEN(code="fen_bad_square", cause=exc, fen=text) from None
                 for sq in squares:
                     bit = 1 << sq
                     if any(b & bit for pair in boards.values() for b in pair):
-                        raise InvalidFEN(
-                            f"{text!r}: square {self._labels[sq]} is given twice")
+                        raise InvalidFEN(code="fen_square_twice", fen=text,
+                                         square=self._labels[sq])
                     boards[color][1 if king else 0] |= bit
         if not seen and len(parts) > 1:
-            raise InvalidFEN(f"{text!r}: no piece lists")
+            raise InvalidFEN(code="fen_no_lists", fen=text)
         return Position(boards[Color.WHITE][0], boards[Color.WHITE][1],
                         boards[Color.BLACK][0], boards[Color.BLACK][1], turn)
 
@@ -168,7 +170,7 @@ class RulesetNotation:
         if m:
             lo, hi = self.parse_square(m.group(1)), self.parse_square(m.group(2))
             if hi < lo:
-                raise InvalidSquare(f"range {body} runs backwards")
+                raise InvalidSquare(code="square_range_backwards", range=body)
             return range(lo, hi + 1)
         return (self.parse_square(body),)
 
@@ -205,12 +207,11 @@ class RulesetNotation:
         raw = text.strip()
         tokens = _SEP.split(raw.lower())
         if len(tokens) < 2 or any(not t for t in tokens):
-            raise InvalidNotation(f"{text!r} is not a move (expected e.g. "
-                                  f"{self._example_move()})")
+            raise InvalidNotation(code="not_a_move", text=text, example=self._example_move())
         try:
             squares = [self.parse_square(t) for t in tokens]
         except InvalidSquare as exc:
-            raise InvalidNotation(f"{text!r}: {exc}") from None
+            raise InvalidNotation(code="move_bad_square", cause=exc, text=text) from None
         legal = self.legal_moves(position) if legal is None else legal
         candidates = [m for m in legal
                       if m.path[0] == squares[0] and m.path[-1] == squares[-1]]
@@ -221,7 +222,10 @@ class RulesetNotation:
                 exact = [m for m in candidates if self._path_fits(position, m, squares)]
             candidates = exact
         if not candidates:
-            raise IllegalMove(f"{raw} is not a legal move here" + self._hint(position, legal))
+            if legal and legal[0].captured:  # a capture is mandatory: say how big
+                raise IllegalMove(code="move_illegal_capture", move=raw,
+                                  count=max(len(m.captured) for m in legal))
+            raise IllegalMove(code="move_illegal", move=raw)
         if len(candidates) > 1:
             raise AmbiguousMove(raw, ["x".join(self._labels[s] for s in m.path)
                                       for m in candidates])
@@ -258,12 +262,6 @@ class RulesetNotation:
             if self.immediate_removal:
                 blockers &= ~(1 << victims[0])
         return taken == mask
-
-    def _hint(self, position: Position, legal: Sequence[Move]) -> str:
-        if legal and legal[0].captured:
-            most = max(len(m.captured) for m in legal)
-            return f" (a capture is mandatory: {most} piece(s) must be taken)"
-        return ""
 
     def _example_move(self) -> str:
         m = self.legal_moves(self._initial)[0]

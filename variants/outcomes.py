@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from variants.errors import InvalidPosition
+from variants.errors import InvalidPosition, Problem
 from variants.geometry import Geometry
 from variants.types import Bitboard, Color, Move, Outcome, Position, Reason, bits
 
@@ -26,6 +26,7 @@ class RulesetOutcomes:
     repetitions: ClassVar[int] = 3
 
     if TYPE_CHECKING:
+        key: ClassVar[str]
         name: ClassVar[str]
         side_names: ClassVar[tuple[str, str]]
         geometry: Geometry
@@ -87,40 +88,41 @@ class RulesetOutcomes:
         played squares or two on one square; a side with no pieces; a side with more pieces
         than it starts with (kings are crowned men); a man resting on the row where its side's
         men are crowned (a man that ends a move there is crowned under every
-        ``PromotionRule``). A ruleset with other limits extends this list."""
+        ``PromotionRule``). A ruleset with other limits extends this list. Each item is a
+        ``variants.errors.Problem``: the English sentence, with a code and params that a site
+        translates."""
         problems: list[str] = []
         board = (1 << self.geometry.size) - 1
         boards = (position.white_men, position.white_kings, position.black_men,
                   position.black_kings)
         if position.occupied & ~board or any(b < 0 for b in boards):
-            problems.append("some pieces are not on the board's played squares")
+            problems.append(Problem("off_board"))
         if sum(b.bit_count() for b in boards) != position.occupied.bit_count():
-            problems.append("a square holds two pieces")
+            problems.append(Problem("square_twice"))
         for color in Color:
             side = self.side_names[color]
             men, kings = position.men(color) & board, position.kings(color) & board
             start = self._initial_pieces(color)
             if not men | kings:
-                problems.append(f"{side} has no pieces")
+                problems.append(Problem("side_no_pieces", side=side))
             elif men.bit_count() > start:
-                problems.append(f"{side} has {men.bit_count()} men: a side starts with "
-                                f"{start}")
+                problems.append(Problem("side_too_many_men", side=side,
+                                        count=men.bit_count(), start=start))
             elif (men | kings).bit_count() > start:
-                problems.append(f"{side} has {(men | kings).bit_count()} pieces: a side "
-                                f"starts with {start}")
+                problems.append(Problem("side_too_many_pieces", side=side,
+                                        count=(men | kings).bit_count(), start=start))
             crowned = men & self.promotion_squares(color)
             if crowned:
                 squares = ", ".join(self._labels[sq] for sq in bits(crowned))
-                problems.append(f"{side} has men on its crowning row ({squares}): a man that "
-                                "reaches it becomes a king")
+                problems.append(Problem("men_on_crowning_row", side=side, squares=squares))
         return problems
 
     def check_position(self, position: Position) -> None:
         """Raise ``InvalidPosition`` naming every problem of ``position_problems``."""
         problems = self.position_problems(position)
         if problems:
-            raise InvalidPosition(f"impossible position in {self.name}: "
-                                  + "; ".join(problems))
+            raise InvalidPosition(code="position_impossible", ruleset=self.name,
+                                  ruleset_key=self.key, problems=tuple(problems))
 
     def _initial_pieces(self, color: Color) -> int:
         """How many pieces ``color`` starts with (from ``initial_fen``)."""

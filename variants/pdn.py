@@ -97,7 +97,7 @@ def write_pdn(record: GameRecord, tags: Mapping[str, str] | None = None,
     result = given.get("Result") or (outcome.result if outcome is not None else "*")
     result = _RESULT_ALIASES.get(result, result)
     if result not in RESULTS:
-        raise InvalidPDN(f"result {result!r} is not one of {', '.join(RESULTS)}")
+        raise InvalidPDN(code="pdn_bad_result", result=result, results=", ".join(RESULTS))
     if result != "*":  # written in the ruleset's own scoring (2-0 / 1-1, or 1-0 / 1/2-1/2)
         result = variant.result_text(_WINNERS[result])
     lines: list[str] = []
@@ -113,7 +113,7 @@ def write_pdn(record: GameRecord, tags: Mapping[str, str] | None = None,
     for name, value in given.items():
         if name not in skip:
             if not re.fullmatch(r"[A-Za-z0-9_]+", name):
-                raise InvalidPDN(f"tag name {name!r} is not valid PDN")
+                raise InvalidPDN(code="pdn_bad_tag_name", name=name)
             lines.append(f"[{name} {_quote(value)}]")
     lines.append("")
     tokens: list[str] = []
@@ -152,8 +152,7 @@ def read_pdn(text: str, variant: Variant | None = None,
              registry: Registry | None = None) -> list[PDNGame]:
     """Every game of a PDN text, replayed and checked. Raises InvalidPDN or PDNMoveError."""
     if len(text) > MAX_PDN_CHARS:
-        raise InvalidPDN(f"PDN input is too large ({len(text)} characters; the limit is "
-                         f"{MAX_PDN_CHARS})")
+        raise InvalidPDN(code="pdn_too_large", size=len(text), limit=MAX_PDN_CHARS)
     registry = default_registry() if registry is None else registry
     text = _ESCAPE_LINE.sub("", text.lstrip("\ufeff"))
     games: list[PDNGame] = []
@@ -172,10 +171,11 @@ def read_pdn(text: str, variant: Variant | None = None,
         m = _TOKEN.match(text, pos)
         if m is None:
             line = text.count("\n", 0, pos) + 1
-            what = "unterminated comment" if text[pos] == "{" else f"unexpected {text[pos]!r}"
             if text[pos] == "[":
-                what = "malformed tag"
-            raise InvalidPDN(f"line {line}: {what}")
+                raise InvalidPDN(code="pdn_malformed_tag", line=line)
+            if text[pos] == "{":
+                raise InvalidPDN(code="pdn_unterminated_comment", line=line)
+            raise InvalidPDN(code="pdn_unexpected", line=line, char=text[pos])
         kind = m.lastgroup
         pos = m.end()
         if kind in ("space", "comment", "line_comment", "nag", "number"):
@@ -186,7 +186,7 @@ def read_pdn(text: str, variant: Variant | None = None,
         if kind == "close":
             if depth == 0:
                 line = text.count("\n", 0, pos) + 1
-                raise InvalidPDN(f"line {line}: ')' closes no variation")
+                raise InvalidPDN(code="pdn_unopened_variation", line=line)
             depth -= 1
             continue
         if depth:
@@ -203,7 +203,7 @@ def read_pdn(text: str, variant: Variant | None = None,
             if word:
                 pending.moves.append(word)
     if depth:
-        raise InvalidPDN("a variation '(' is never closed")
+        raise InvalidPDN(code="pdn_unclosed_variation")
     finish()
     return games
 
@@ -218,15 +218,15 @@ def _build(pending: _Pending, number: int, default: Variant | None,
             variant = registry.by_gametype(gametype)
         except UnknownVariant:
             if default is None:
-                raise InvalidPDN(f"game {number}: GameType {gametype!r} is not a ruleset "
-                                 "known here") from None
+                raise InvalidPDN(code="pdn_unknown_gametype", game=number,
+                                 gametype=gametype) from None
     if variant is None:
-        raise InvalidPDN(f"game {number}: no GameType tag and no default ruleset given")
+        raise InvalidPDN(code="pdn_no_ruleset", game=number)
     fen = tags.get("FEN", "").strip()
     try:
         start = variant.parse_fen(fen) if fen else variant.initial_position()
     except VariantError as exc:
-        raise InvalidPDN(f"game {number}: bad FEN tag: {exc}") from None
+        raise InvalidPDN(code="pdn_bad_fen", cause=exc, game=number) from None
     record = GameRecord.new(variant, start)
     offset = 0 if start.turn is variant.first_to_move else 1
     for ply, move in enumerate(pending.moves):

@@ -53,8 +53,8 @@ class Registry:
         try:
             return self._names[name.strip().lower()]
         except KeyError:
-            raise UnknownVariant(
-                f"unknown ruleset {name!r}; known: {', '.join(self._by_key)}") from None
+            raise UnknownVariant(code="ruleset_unknown_name", name=name,
+                                 known=", ".join(self._by_key)) from None
 
     def by_gametype(self, gametype: int | str) -> Variant:
         """The ruleset whose PDN GameType number is ``gametype`` (``20``, ``"20,W,10,10,N2,0"``)."""
@@ -62,7 +62,7 @@ class Registry:
         for variant in self._by_key.values():
             if variant.pdn_gametype.split(",", 1)[0].strip() == number and number:
                 return variant
-        raise UnknownVariant(f"no ruleset has PDN GameType {number or gametype!r}")
+        raise UnknownVariant(code="ruleset_unknown_gametype", gametype=number or gametype)
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name.strip().lower() in self._names
