@@ -8,7 +8,7 @@ PORT ?= 8000
 # The embedded default: no external services at all.
 EMBEDDED_ENV := env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_SETTINGS_MODULE=kondavo.settings.local
 
-.PHONY: run test lint system-deps venv clean bench-peers test-peers
+.PHONY: run test test-plugin lint system-deps venv clean bench-peers test-peers
 
 $(BIN)/python:
 	@if ! $(PYTHON) -m venv $(VENV) 2>/dev/null; then \
@@ -63,6 +63,11 @@ system-deps:
 
 test: $(VENV)/.installed-test system-deps test-peers
 	@bash tests/run_with_services.sh
+
+# Your own ruleset plugin (a package directory, or a directory of *.toml rulesets) against
+# the project's rules tests: make test-plugin PLUGIN=path (see tests/test_plugin.sh).
+test-plugin: $(VENV)/.installed-test
+	@bash tests/test_plugin.sh "$(PLUGIN)"
 
 # Test-only peer: pydraughts, an independent implementation the Russian and Italian plugins'
 # tests compare with. Its package is named `draughts` (like py-draughts'), so it lives in a

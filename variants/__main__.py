@@ -1,14 +1,16 @@
 """Command line for the rules engine. Tools outside the team depend on this contract::
 
-    python -m variants list                 # one key per line
+    python -m variants list                 # one key per line; broken ruleset files of
+                                            # KONDAVO_RULESET_DIRS on stderr (exit 0)
     python -m variants perft VARIANT DEPTH [--fen FEN] [--divide]
                                             # last line printed: the node count
     python -m variants moves VARIANT [--fen FEN] [--json]
         # without --fen: one FEN per stdin line, one output line per FEN line
     python -m variants check VARIANT [--perft FILE] [--max-nodes N] [--games N] [--seed S]
         # the conformance kit; exit 0 when every check passes, 1 when one fails.
-        # VARIANT may also be the path of a data-only ruleset file (*.toml) to try it
-        # before installing it.
+
+Everywhere, VARIANT is a ruleset key or alias, or the path of a data-only ruleset file
+(``*.toml``) to try it before installing it.
 
 ``moves`` prints the notations space-separated and sorted, or with ``--json`` a JSON array of
 ``{"notation": str, "path": [sq...], "captured": [sq...]}`` where squares are labels as in
@@ -29,8 +31,10 @@ from typing import TextIO
 from variants.base import Notation, Variant
 from variants.conformance import ConformanceError, perft_divide, run_all
 from variants.errors import VariantError
-from variants.registry import get_variant, variant_keys
-from variants.toml_rulesets import load_ruleset_file
+from variants.reference import covers
+from variants.registry import _env_dirs, get_variant, variant_keys
+from variants.spec import declarative_reason
+from variants.toml_rulesets import load_ruleset_file, scan_ruleset_dir
 from variants.types import Position, Square
 
 EXIT_ERROR = 2
@@ -63,14 +67,24 @@ def moves_line(variant: Variant, fen: str, as_json: bool) -> str:
     return " ".join(sorted(variant.format_move(position, m, legal) for m in legal))
 
 
-def _cmd_list(out: TextIO) -> int:
+def _ruleset(name: str) -> Variant:
+    """A registered ruleset by key or alias, or the ruleset a ``*.toml`` file declares."""
+    if name.endswith(".toml"):
+        return load_ruleset_file(name)  # RulesetFileError names the file and the field
+    return get_variant(name)
+
+
+def _cmd_list(out: TextIO, err: TextIO) -> int:
     for key in variant_keys():
         print(key, file=out)
+    for directory in _env_dirs():
+        for exc in scan_ruleset_dir(directory)[1]:
+            print(f"error: skipped: {exc}", file=err)
     return 0
 
 
 def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
-    variant = get_variant(args.variant)
+    variant = _ruleset(args.variant)
     position = variant.parse_fen(args.fen) if args.fen else variant.initial_position()
     if args.depth < 0:
         raise VariantError("DEPTH must be 0 or more")
@@ -86,7 +100,7 @@ def _cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
-    variant = get_variant(args.variant)
+    variant = _ruleset(args.variant)
     if args.fen is not None:
         print(moves_line(variant, args.fen, args.json), file=out)
         return 0
@@ -110,10 +124,7 @@ def _cmd_moves(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if args.variant.endswith(".toml"):
-        variant = load_ruleset_file(args.variant)  # RulesetFileError names file and field
-    else:
-        variant = get_variant(args.variant)
+    variant = _ruleset(args.variant)
     suite = args.perft or variant.perft_suite_path()
     print(f"checking {variant.key} ({variant.name})", file=out)
     if suite is None:
@@ -132,6 +143,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_ERROR
     for name, value in summary.items():
         print(f"  {name}: {value}", file=out)
+    if not covers(variant):
+        print(f"  reference generator: not compared ({declarative_reason(variant)})",
+              file=out)
     print("ok", file=out)
     return 0
 
@@ -142,12 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="print the ruleset keys, one per line")
     p = sub.add_parser("perft", help="count leaf nodes; the last line is the node count")
-    p.add_argument("variant")
+    p.add_argument("variant", help="a ruleset key, or the path of a ruleset .toml file")
     p.add_argument("depth", type=int)
     p.add_argument("--fen", help="start position (default: the initial position)")
     p.add_argument("--divide", action="store_true", help="one line per root move first")
     m = sub.add_parser("moves", help="legal moves of a FEN (or of each stdin line)")
-    m.add_argument("variant")
+    m.add_argument("variant", help="a ruleset key, or the path of a ruleset .toml file")
     m.add_argument("--fen", help="the position (default: read one FEN per stdin line)")
     m.add_argument("--json", action="store_true", help="a JSON array per position")
     c = sub.add_parser("check", help="run the conformance kit on a ruleset")
@@ -168,7 +182,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
     args = build_parser().parse_args(argv)
     try:
         if args.command == "list":
-            return _cmd_list(out)
+            return _cmd_list(out, err)
         if args.command == "perft":
             return _cmd_perft(args, out)
         if args.command == "check":

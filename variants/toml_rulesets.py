@@ -201,6 +201,12 @@ def ruleset_from_mapping(data: Mapping[str, Any], path: Path) -> Variant:
                     f'"{k}"' for k in _DIRECTIONS[board]) + " or a list of [rank, file] steps")
             attrs[attr] = (_DIRECTIONS[board][value] if isinstance(value, str)
                            else tuple((int(a), int(b)) for a, b in value))
+            steps = DIAGONAL if board == "diagonal" else ORTHOGONAL
+            for vector in attrs[attr]:
+                if vector not in steps:
+                    raise RulesetFileError(
+                        path, field, f"{list(vector)} is not a step of a {board} board "
+                        "(one of " + ", ".join(str(list(v)) for v in steps) + ")")
         elif board == "orthogonal":
             attrs[attr] = _DIRECTIONS[board]["forward-and-sideways"]
     if "rules" in data:
@@ -231,21 +237,30 @@ def load_ruleset_file(path: str | Path) -> Variant:
     return ruleset_from_mapping(data, path)
 
 
-def load_ruleset_dir(directory: str | Path) -> list[Variant]:
-    """Every ruleset of ``directory``'s ``*.toml`` files, by file name; broken files are
-    logged and skipped."""
+def scan_ruleset_dir(directory: str | Path) -> tuple[list[Variant], list[RulesetFileError]]:
+    """The rulesets of ``directory``'s ``*.toml`` files, by file name, and the errors of
+    the files that cannot be used (``python -m variants list`` reports them)."""
     directory = Path(directory)
     if not directory.is_dir():
-        log.error("ruleset directory %s does not exist; skipped", directory)
-        return []
+        return [], [RulesetFileError(directory, "", "is not a directory")]
     out: list[Variant] = []
+    errors: list[RulesetFileError] = []
     for path in sorted(directory.glob("*.toml")):
         try:
             out.append(load_ruleset_file(path))
         except RulesetFileError as exc:
-            log.error("skipping ruleset file: %s", exc)
+            errors.append(exc)
+    return out, errors
+
+
+def load_ruleset_dir(directory: str | Path) -> list[Variant]:
+    """Every ruleset of ``directory``'s ``*.toml`` files, by file name; broken files are
+    logged and skipped."""
+    out, errors = scan_ruleset_dir(directory)
+    for exc in errors:
+        log.error("skipping ruleset file: %s", exc)
     return out
 
 
 __all__ = ["RulesetFileError", "load_ruleset_dir", "load_ruleset_file",
-           "ruleset_from_mapping"]
+           "ruleset_from_mapping", "scan_ruleset_dir"]

@@ -4,6 +4,7 @@ predicate every part of the project asks (the compiled core, the reference gener
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from variants import (
     Reason,
     get_variant,
 )
+from variants.__main__ import main
 from variants.reference import covers
 from variants.registry import BUILTINS
 from variants.rulesets.brazilian import Brazilian
@@ -171,3 +173,29 @@ def test_a_ruleset_declares_its_own_outcome_reason() -> None:
     assert declarative_reason(variant) is None  # an outcome hook, not a move rule
     with pytest.raises(ValueError, match="reason's code"):
         Reason("a reason longer than sixteen")
+
+
+# --- the command line with ruleset files --------------------------------------------------
+
+def test_perft_and_moves_take_a_toml_path() -> None:
+    out = io.StringIO()
+    assert main(["perft", str(DATA / "pool-lite.toml"), "3"], out=out) == 0
+    brazilian = get_variant("brazilian")
+    assert out.getvalue().split()[-1] == str(brazilian.perft(brazilian.initial_position(), 3))
+    out = io.StringIO()
+    assert main(["moves", str(DATA / "pool-lite.toml"), "--fen", "W:Wc3,e3:Bd4,f4,d6"],
+                out=out) == 0
+    assert out.getvalue().split() == ["c3xc7", "c3xg3", "e3xe7"]
+
+
+def test_list_reports_a_broken_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "broken.toml").write_text('key = "broken"\nname = "Broken"\n'
+                                          'board = "diagonal"\nrows = 8\ncols = 8\n'
+                                          'initial_fen = "W:W21-32:B1-12"\n'
+                                          'men_capture = [[1, 1], [0, 2]]\n')
+    monkeypatch.setenv("KONDAVO_RULESET_DIRS", str(tmp_path))
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["list"], out=out, err=err) == 0
+    assert "international" in out.getvalue().split()
+    assert "broken.toml: field 'men_capture': [0, 2] is not a step of a diagonal board" \
+        in err.getvalue()
