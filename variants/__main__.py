@@ -8,6 +8,7 @@
         # without --fen: one FEN per stdin line, one output line per FEN line
     python -m variants check VARIANT [--perft FILE] [--max-nodes N] [--games N] [--seed S]
         # the conformance kit; exit 0 when every check passes, 1 when one fails.
+    python -m variants export VARIANT       # the ruleset as a data-only ruleset file (TOML)
 
 Everywhere, VARIANT is a ruleset key or alias, or the path of a data-only ruleset file
 (``*.toml``) to try it before installing it.
@@ -150,6 +151,13 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    from variants.export import ruleset_to_toml
+
+    out.write(ruleset_to_toml(_ruleset(args.variant)))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m variants",
                                      description="Kondavo draughts rules engine")
@@ -171,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip perft cases with more nodes than this (default 2000000)")
     c.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
     c.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    e = sub.add_parser("export", help="print a ruleset as a data-only ruleset file (TOML)")
+    e.add_argument("variant", help="a ruleset key, or the path of a ruleset .toml file")
     return parser
 
 
@@ -187,6 +197,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return _cmd_perft(args, out)
         if args.command == "check":
             return _cmd_check(args, out, err)
+        if args.command == "export":
+            return _cmd_export(args, out)
         return _cmd_moves(args, out, err, stdin)
     except VariantError as exc:
         print(f"error: {exc}", file=err)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,9 +20,11 @@ from variants import (
     Position,
     PromotionRule,
     Reason,
+    Variant,
     get_variant,
 )
 from variants.__main__ import main
+from variants.export import rules_to_toml, ruleset_to_toml
 from variants.reference import covers
 from variants.registry import BUILTINS
 from variants.rulesets.brazilian import Brazilian
@@ -199,3 +202,35 @@ def test_list_reports_a_broken_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert "international" in out.getvalue().split()
     assert "broken.toml: field 'men_capture': [0, 2] is not a step of a diagonal board" \
         in err.getvalue()
+
+
+# --- the round trip between a ruleset and its file -----------------------------------------
+
+@pytest.mark.parametrize("variant", BUILTINS, ids=lambda v: v.key)
+def test_every_builtin_exports_to_a_file_with_the_same_spec(variant: Variant,
+                                                            tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert main(["export", variant.key], out=out) == 0
+    path = tmp_path / f"{variant.key}.toml"
+    path.write_text(out.getvalue().replace(f'key = "{variant.key}"', 'key = "copy"'))
+    copy = load_ruleset_file(path)
+    assert copy.spec == variant.spec
+    assert copy.board == variant.board
+    assert copy.rules_page("fr") == variant.rules_page("fr")
+    assert copy.perft(copy.initial_position(), 3) == variant.perft(variant.initial_position(), 3)
+
+
+def test_a_file_round_trips_through_its_spec() -> None:
+    pool = load_ruleset_file(DATA / "pool-lite.toml")
+    again = tomllib.loads(ruleset_to_toml(pool))
+    assert rules_to_toml(pool.spec).items() <= again.items()
+    assert again["precedence"] == "max_pieces" and again["men_capture"] == \
+        "forward-and-backward"
+
+
+def test_the_export_names_what_a_file_cannot_hold() -> None:
+    text = ruleset_to_toml(get_variant("turkish"))
+    assert text.splitlines()[1].startswith(
+        "# Not in this file (a ruleset file cannot hold them): the Python hook "
+        "special_outcome")
+    assert "the Python hook rank_captures" in ruleset_to_toml(FirstCapture())
