@@ -22,8 +22,10 @@ from weakref import WeakKeyDictionary
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from bots import analysis as engine_analysis
+from kondavo.games.engine_errors import engine_error_text
 from variants import GameRecord, Position, Variant, VariantError, get_variant
 from variants.errors import UnknownVariant
 from variants.pdn import read_pdn
@@ -65,7 +67,7 @@ def ruleset_get(key: str) -> Variant:
     try:
         return get_variant(str(key or ""))
     except UnknownVariant:
-        raise AnalysisInputError(f"unknown ruleset {key!r}") from None
+        raise AnalysisInputError(_("This ruleset is not known here.")) from None
 
 
 def replay_payload(variant: Variant, record: GameRecord, *, tags: dict[str, str] | None = None,
@@ -89,19 +91,22 @@ def replay_payload(variant: Variant, record: GameRecord, *, tags: dict[str, str]
 def replay_from_pdn(*, ruleset: str, text: str) -> Replay:
     """The first game of a PDN text. A GameType tag may name the ruleset; else ``ruleset``."""
     if len(text) > MAX_PDN_CHARS:
-        raise AnalysisInputError(f"the PDN is too long (limit {MAX_PDN_CHARS} characters)")
+        raise AnalysisInputError(_("The PDN is too long (the limit is %(limit)s characters).")
+                                 % {"limit": MAX_PDN_CHARS})
     if not text.strip():
-        raise AnalysisInputError("the PDN is empty")
+        raise AnalysisInputError(_("The PDN is empty."))
     variant = ruleset_get(ruleset)
     try:
         games = read_pdn(text, variant)
     except VariantError as exc:
-        raise AnalysisInputError(f"the PDN could not be read: {exc}") from None
+        raise AnalysisInputError(_("The PDN could not be read. %(reason)s")
+                                 % {"reason": engine_error_text(exc)}) from None
     if not games:
-        raise AnalysisInputError("the PDN holds no game")
+        raise AnalysisInputError(_("The PDN holds no game."))
     game = games[0]
     if len(game.record.moves) > MAX_PLIES:
-        raise AnalysisInputError(f"the game is too long (limit {MAX_PLIES} moves)")
+        raise AnalysisInputError(_("The game is too long (the limit is %(limit)s moves).")
+                                 % {"limit": MAX_PLIES})
     return Replay(game.variant, game.record, dict(game.tags), game.result)
 
 
@@ -113,13 +118,14 @@ def replay_from_fen(*, ruleset: str, fen: str) -> Replay:
 def position_from_fen(variant: Variant, fen: str) -> Position:
     fen = str(fen or "").strip()
     if not fen:
-        raise AnalysisInputError("the FEN is empty")
+        raise AnalysisInputError(_("The FEN is empty."))
     if len(fen) > 1000:
-        raise AnalysisInputError("the FEN is too long")
+        raise AnalysisInputError(_("The FEN is too long."))
     try:
         return variant.parse_fen(fen)
     except VariantError as exc:
-        raise AnalysisInputError(f"the FEN is not a {variant.name} position: {exc}") from None
+        raise AnalysisInputError(_("The FEN could not be read. %(reason)s")
+                                 % {"reason": engine_error_text(exc)}) from None
 
 
 def analysis_bounds() -> tuple[int, float]:
@@ -138,7 +144,8 @@ def analysis_job(replay: Replay, ply: int | None = None, *, depth: int | None = 
     moves = [m.notation for m in replay.record.moves]
     if ply is not None:
         if not 0 <= ply <= len(moves):
-            raise AnalysisInputError(f"ply must be 0..{len(moves)}")
+            raise AnalysisInputError(_("The move number must be 0 to %(n)s.")
+                                     % {"n": len(moves)})
         moves = moves[:ply]
     else:
         moves = []
@@ -168,13 +175,13 @@ async def analysis_answer(job: dict[str, Any]) -> dict[str, Any]:
             data = await asyncio.wait_for(asyncio.wrap_future(future), timeout)
         except TimeoutError:
             future.cancel()  # still queued: never searched
-            raise AnalysisUnavailable("the engine is busy: try again in a moment") from None
+            raise AnalysisUnavailable(_("The engine is busy: try again in a moment.")) from None
     else:
         task_id = await sync_to_async(_send, thread_sensitive=False)(job, timeout)
         data = await _celery_result(task_id, timeout)
     error = data.get("error")
     if isinstance(error, dict):
-        raise AnalysisInputError(str(error.get("message") or "bad request"))
+        raise AnalysisInputError(_("The engine could not analyse this position."))
     return data
 
 
@@ -229,7 +236,7 @@ async def _celery_result(task_id: str, timeout: float) -> dict[str, Any]:
         while raw is None:
             left = deadline - loop.time()
             if left <= 0:
-                raise AnalysisUnavailable("the engine is busy: try again in a moment")
+                raise AnalysisUnavailable(_("The engine is busy: try again in a moment."))
             message = await pubsub.get_message(ignore_subscribe_messages=True,
                                                timeout=min(left, 1.0))
             if message is not None and message.get("type") == "message":
@@ -240,5 +247,5 @@ async def _celery_result(task_id: str, timeout: float) -> dict[str, Any]:
     meta = backend.decode_result(raw)
     if meta.get("status") != "SUCCESS" or not isinstance(meta.get("result"), dict):
         log.warning("analysis task %s: %s", task_id, meta.get("status"))
-        raise AnalysisUnavailable("the engine could not answer: try again", 2)
+        raise AnalysisUnavailable(_("The engine could not answer: try again."), 2)
     return dict(meta["result"])

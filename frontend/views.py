@@ -19,6 +19,7 @@ from kondavo.games import wire
 from kondavo.games.errors import GameError
 from kondavo.games.services import game_open_for_viewer
 from kondavo.games.timecontrols import DEFAULT_TIME_CONTROL, TIME_CONTROLS
+from kondavo.games.views import kept_form
 from kondavo.limits import ClientInputError, Limits, decode_json_body
 from kondavo.ratelimits import RateLimited, rate_limit
 from kondavo.tournaments.services import game_page_info
@@ -68,9 +69,11 @@ def _level_names(ruleset: str) -> dict[int, str]:
     return names
 
 
-def _selected_ruleset(request: HttpRequest, rulesets: list[dict[str, Any]]) -> str:
-    """The ruleset asked for in ``?ruleset=`` if the site offers it, else the first one."""
-    asked = request.GET.get("ruleset", "")
+def _selected_ruleset(request: HttpRequest, rulesets: list[dict[str, Any]],
+                      kept: str = "") -> str:
+    """The ruleset of a refused form (``kept``) or asked for in ``?ruleset=`` if the site
+    offers it, else the first one."""
+    asked = kept or request.GET.get("ruleset", "")
     if asked in {r["key"] for r in rulesets}:
         return asked
     return rulesets[0]["key"] if rulesets else ""
@@ -78,16 +81,28 @@ def _selected_ruleset(request: HttpRequest, rulesets: list[dict[str, Any]]) -> s
 
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
+    """The home page's form. After a refused game creation (a site form without scripts:
+    ``kondavo.games.views._refused``) it comes back as the visitor filled it in."""
+    kept = kept_form(request)
     rulesets = _rulesets()
-    selected = _selected_ruleset(request, rulesets)
+    selected = _selected_ruleset(request, rulesets, kept.get("ruleset", ""))
+    level = int(kept["level"]) if kept.get("level", "").isdigit() else DEFAULT_BOT_LEVEL
+    time_control = kept.get("time_control", "")
+    if time_control not in {tc.key for tc in TIME_CONTROLS}:
+        time_control = DEFAULT_TIME_CONTROL
+    color = kept.get("color", "")
     return render(request, "frontend/home.html", {
         "rulesets": rulesets,
         "selected": selected,
         "selected_has_rules": any(r["has_rules"] for r in rulesets if r["key"] == selected),
         "levels": BOT_LEVELS,
-        "default_level": DEFAULT_BOT_LEVEL,
+        "level": level if level in BOT_LEVELS else DEFAULT_BOT_LEVEL,
+        "color": color if color in ("white", "black") else "random",
+        "rated": kept.get("rated", "").lower() in ("1", "true", "on", "yes"),
         "time_controls": _time_controls(),
-        "default_time_control": DEFAULT_TIME_CONTROL,
+        "time_control": time_control,
+        "home_i18n": {"generic": _("Something went wrong."),
+                      "tryAgainIn": _("Try again in {s} s.")},
         "boards": _variant_boards(),
         "new_computer_url": _url("games:new_computer", "/games/new/computer/"),
         "new_friend_url": _url("games:new_friend", "/games/new/friend/"),
@@ -220,7 +235,8 @@ def _json_error(code: str, message: str, status: int = 400) -> JsonResponse:
 def _json_body(request: HttpRequest) -> dict[str, Any]:
     limit = analysis.MAX_PDN_CHARS + 4096
     if len(request.body) > limit:
-        raise analysis.AnalysisInputError(f"the request is too large (limit {limit} bytes)")
+        raise analysis.AnalysisInputError(
+            _("The request is too large (the limit is %(limit)s bytes).") % {"limit": limit})
     if request.content_type == "application/json":
         try:  # depth, numbers and sizes checked before parsing (kondavo.limits)
             return decode_json_body(request.body, Limits(max_bytes=limit,
@@ -246,7 +262,7 @@ def _replay_of(body: dict[str, Any]) -> analysis.Replay:
         return analysis.replay_from_pdn(ruleset=ruleset, text=str(body["pdn"]))
     if body.get("fen"):
         return analysis.replay_from_fen(ruleset=ruleset, fen=str(body["fen"]))
-    raise analysis.AnalysisInputError("send a PDN (pdn) or a position (fen)")
+    raise analysis.AnalysisInputError(_("Paste a PDN or a FEN first."))
 
 
 @require_POST
@@ -274,12 +290,13 @@ def _eval_job(request: HttpRequest) -> dict[str, Any]:
             ply = len(replay.record.moves) if body.get("ply") in (None, "") \
                 else int(body["ply"])
         except (TypeError, ValueError):
-            raise analysis.AnalysisInputError("ply must be a number") from None
+            raise analysis.AnalysisInputError(_("The move number must be a number.")) from None
     try:
         depth = int(body["depth"]) if body.get("depth") not in (None, "") else None
         seconds = float(body["time"]) if body.get("time") not in (None, "") else None
     except (TypeError, ValueError, OverflowError):
-        raise analysis.AnalysisInputError("depth and time must be numbers") from None
+        raise analysis.AnalysisInputError(_("The depth and the time must be numbers.")) \
+            from None
     return analysis.analysis_job(replay, ply, depth=depth, time_limit=seconds)
 
 

@@ -28,12 +28,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from kondavo.games.errors import GameError
 from kondavo.limits import address_key
@@ -129,19 +130,33 @@ def rate_limit(*, action: str, keys: Iterable[str], setting: str) -> None:
             over, wait = hit(f"{action}:{key}", rate)
             if over and wait > retry:
                 retry = wait
-                shown = f"{rate.count}/{_window_text(rate.window)}"
+                shown = rate_text(rate)
     if retry:
         raise RateLimited(_("Too many requests (at most %(rate)s): please wait a little "
                             "and try again.") % {"rate": shown}, retry)
 
 
-def _window_text(window: int) -> str:
-    """``60`` -> ``m``, ``600`` -> ``10m``: a window as rates are written."""
-    for unit, seconds in (("d", 86400), ("h", 3600), ("m", 60)):
-        if window % seconds == 0:
-            n = window // seconds
-            return unit if n == 1 else f"{n}{unit}"
-    return f"{window}s"
+def rate_text(rate: Rate) -> str:
+    """A rate in words, in the current language: ``120/m`` -> "120 a minute",
+    ``60/10m`` -> "60 every 10 minutes"."""
+    units: tuple[tuple[int, Callable[[], str], Callable[[int], str]], ...] = (
+        (86400, lambda: _("%(count)s a day"),
+         lambda n: ngettext("%(count)s every %(n)s day", "%(count)s every %(n)s days", n)),
+        (3600, lambda: _("%(count)s an hour"),
+         lambda n: ngettext("%(count)s every %(n)s hour", "%(count)s every %(n)s hours", n)),
+        (60, lambda: _("%(count)s a minute"),
+         lambda n: ngettext("%(count)s every %(n)s minute", "%(count)s every %(n)s minutes",
+                            n)),
+        (1, lambda: _("%(count)s a second"),
+         lambda n: ngettext("%(count)s every %(n)s second", "%(count)s every %(n)s seconds",
+                            n)),
+    )
+    for seconds, one, many in units:
+        if rate.window % seconds == 0:
+            n = rate.window // seconds
+            text = one() if n == 1 else many(n)
+            return text % {"count": rate.count, "n": n}
+    raise AssertionError("every window is a whole number of seconds")
 
 
 def creation_limit(*, player_id: int, ip: str) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from kondavo.accounts.models import Player
 from kondavo.games import hooks
@@ -31,7 +32,7 @@ def require_not_banned(*players: Player | None) -> None:
     """Refuse (``not_allowed``) when any of ``players`` is banned."""
     for player in players:
         if player is not None and player.banned:
-            raise GameError("not_allowed", "this account is banned from playing")
+            raise GameError("not_allowed", _("This account is banned from playing."))
 
 
 def _configured() -> list[Variant]:
@@ -69,4 +70,4 @@ def require_offered(key: str) -> None:
     """Refuse (``bad_request``) a new game or seek in a ruleset the site does not offer
     (``KONDAVO_RULESETS`` and the admin's choices). Games already started are unaffected."""
     if not is_offered(key):
-        raise GameError("bad_request", f"the ruleset {key!r} is not offered on this site")
+        raise GameError("bad_request", _("This ruleset is not offered on this site."))

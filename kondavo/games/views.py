@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from kondavo.accounts.middleware import player_required
@@ -64,15 +65,35 @@ def _wants_json(request: HttpRequest) -> bool:
 
 
 def _error(exc: GameError) -> JsonResponse:
-    return JsonResponse({"error": exc.as_dict()}, status=STATUS_FOR_CODE.get(exc.code, 400))
+    response = JsonResponse({"error": exc.as_dict()}, status=STATUS_FOR_CODE.get(exc.code, 400))
+    retry_after = getattr(exc, "retry_after", None)
+    if isinstance(retry_after, int | float) and retry_after > 0:  # a rate limit: when to retry
+        response["Retry-After"] = str(max(1, int(retry_after)))
+    return response
+
+
+KEPT_FIELDS = ("ruleset", "level", "color", "time_control", "rated")
+_KEPT = "kondavo_refused_form"
+
+
+def kept_form(request: HttpRequest) -> dict[str, str]:
+    """The choices of the last refused creation form, once (``_refused`` keeps them): the
+    page that shows the refusal fills its form in with them instead of its defaults."""
+    kept = request.session.pop(_KEPT, None) if hasattr(request, "session") else None
+    return {k: str(v) for k, v in kept.items() if k in KEPT_FIELDS} \
+        if isinstance(kept, dict) else {}
 
 
 def _refused(request: HttpRequest, exc: GameError) -> HttpResponse:
     """A refused creation: JSON clients get the 4xx with ``{"error": {code, message}}``; the
-    site's own forms (no JSON) go back to the page they came from, which shows the message."""
+    site's own forms (no JSON) go back to the page they came from, which shows the message
+    and the visitor's choices as they were (``kept_form``)."""
     if _wants_json(request):
         return _error(exc)
     messages.error(request, exc.message)
+    if request.content_type != "application/json" and hasattr(request, "session"):
+        request.session[_KEPT] = {k: str(request.POST.get(k, ""))[:40]
+                                  for k in KEPT_FIELDS if k in request.POST}
     back = request.headers.get("Referer", "")
     if not back or not url_has_allowed_host_and_scheme(
             back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
@@ -94,7 +115,7 @@ def new_computer(request: HttpRequest) -> HttpResponse:
         try:
             level = int_field({"level": p.get("level", 1)}, "level", low=1, high=8)
         except ClientInputError:
-            raise GameError("bad_request", "level must be 1..8") from None
+            raise GameError("bad_request", _("Choose a level from the list.")) from None
         player = _player(request)
         _creation_limit(request, player)
         game = services.game_create_vs_computer(

@@ -96,7 +96,7 @@ def test_replay_and_eval_of_a_pasted_pdn(client: Client, ruleset: str) -> None:
     ({"ruleset": "english", "pdn": "1. 11-15 99-100 *"}, "PDN"),
     ({"ruleset": "nosuch", "fen": "W:W21:B1"}, "ruleset"),
     ({"ruleset": "english"}, "PDN"),
-    ({"ruleset": "english", "pdn": opening_pdn("english"), "ply": 40}, "ply"),
+    ({"ruleset": "english", "pdn": opening_pdn("english"), "ply": 40}, "move number"),
     ({"ruleset": "english", "fen": "B:W21:B1", "depth": "deep"}, "number"),
 ])
 def test_bad_analysis_input_is_a_clear_400(client: Client, body: dict[str, Any],

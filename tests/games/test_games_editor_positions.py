@@ -1,6 +1,7 @@
 """A game started from the analysis board's editor or "continue from here" (``start_fen``)
 must start from a position that can occur in the ruleset: otherwise the request is refused
-with the rules engine's words and nothing is created (real database, the real views)."""
+with the rules engine's words (in the visitor's language: ``kondavo.games.engine_errors``)
+and nothing is created (real database, the real views)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,14 @@ pytestmark = pytest.mark.django_db
 
 # (ruleset, impossible start position, words of the refusal)
 IMPOSSIBLE = [
-    ("international", "W:W:B1-20", "White has no pieces"),
-    ("international", "W:W21-50:B1-15", "White has 30 men: a side starts with 20"),
-    ("international", "W:W3,31:B20", "White has men on its crowning row (3)"),
-    ("english", "B:W21:B10,30", "Black has men on its crowning row (30)"),
-    ("brazilian", "W:Wd8,c3:Bf6", "White has men on its crowning row (d8)"),
-    ("spanish", "W:W1-12:B", "Black has no pieces"),
+    ("international", "W:W:B1-20", "White: no pieces"),
+    ("international", "W:W21-50:B1-15", "White: 30 men, but a side starts with 20"),
+    ("international", "W:W3,31:B20", "White: men on the crowning row (3)"),
+    ("english", "B:W21:B10,30", "Black: men on the crowning row (30)"),
+    ("brazilian", "W:Wd8,c3:Bf6", "White: men on the crowning row (d8)"),
+    ("spanish", "W:W1-12:B", "Black: no pieces"),
     ("turkish", "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Bh7",
-     "White has 17 men: a side starts with 16"),
+     "White: 17 men, but a side starts with 16"),
     ("brazilian", "W:Wa2:Bf6", "not a playable square"),
 ]
 
@@ -44,7 +45,6 @@ def test_services_refuse_an_impossible_start(guest_factory: Any, ruleset: str, f
         with pytest.raises(GameError) as err:
             create()
         assert err.value.code == "bad_request"
-        assert err.value.message.startswith("bad start position: ")
         assert words in err.value.message
     assert Game.objects.count() == 0
 
@@ -68,11 +68,11 @@ def test_continue_from_here_shows_the_refusal() -> None:
         response = client.post(url, form, HTTP_REFERER="http://testserver/analysis/")
         assert response.status_code == 303 and response["Location"] == "http://testserver/analysis/"
         shown = [str(m) for m in get_messages(response.wsgi_request)]
-        assert shown == ["bad start position: impossible position in International: White has "
-                         "30 men: a side starts with 20"]
+        assert shown == ["This position cannot occur in International: White: 30 men, but a "
+                         "side starts with 20."]
         client.get("/analysis/")  # the page shows it (and so uses it up)
         answer = client.post(url, form, HTTP_ACCEPT="application/json")
         assert answer.status_code == 400
         assert answer.json()["error"]["code"] == "bad_request"
-        assert "White has 30 men" in answer.json()["error"]["message"]
+        assert "White: 30 men" in answer.json()["error"]["message"]
     assert Game.objects.count() == 0

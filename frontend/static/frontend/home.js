@@ -48,10 +48,52 @@ form.addEventListener("change", (ev) => {
   if (ev.target.name === "ruleset") { show(); levelNames(); }
 });
 levelNames();
+const I18N = JSON.parse(document.getElementById("kondavo-home-i18n").textContent);
+
+function csrf() {
+  const input = form.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+function clearErrors() {
+  for (const el of form.querySelectorAll(".action-error")) el.textContent = "";
+}
+
+// Sent by the page, not as a plain form: a refusal (a rate limit, a ruleset no longer
+// offered, too many games going) is shown in place, in the visitor's language (the server's
+// message), and every choice stays as it was; only a created game leaves the page. Without
+// scripts the form posts as usual and the page comes back filled in with the message.
 let submitting = false;  // one game per click, even on a double click
-form.addEventListener("submit", (ev) => {
-  if (submitting) { ev.preventDefault(); return; }
+form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  if (submitting) return;
+  const submitter = ev.submitter || form.querySelector("button[type=submit]");
+  const url = submitter.getAttribute("formaction") || form.action;
+  const card = submitter.closest(".action-card");
+  const error = (card && card.querySelector(".action-error")) ||
+    form.querySelector(".action-error");
   submitting = true;
-  setTimeout(() => { submitting = false; }, 4000);
+  let leaving = false;  // a game was made: no second one while the page changes
+  clearErrors();
+  submitter.setAttribute("aria-busy", "true");
+  try {
+    const r = await fetch(url, {
+      method: "POST", body: new FormData(form),
+      headers: { Accept: "application/json", "X-CSRFToken": csrf() },
+    });
+    let data = null;
+    try { data = await r.json(); } catch (_) { data = null; }
+    if (r.ok && data && data.url) { leaving = true; location.href = data.url; return; }
+    const message = (data && data.error && data.error.message) || I18N.generic;
+    const wait = parseInt(r.headers.get("Retry-After") || "", 10);
+    error.textContent = Number.isFinite(wait) && wait > 0
+      ? `${message} ${I18N.tryAgainIn.replace("{s}", wait)}` : message;
+  } catch (_) {
+    error.textContent = I18N.generic;
+  } finally {
+    submitting = leaving;
+    submitter.removeAttribute("aria-busy");
+  }
+  if (error.textContent) error.scrollIntoView({ block: "nearest", behavior: "smooth" });
 });
 show();

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from kondavo.accounts.models import Player
 from kondavo.accounts.services import player_get_or_create_bot
 from kondavo.games import clock, hooks, wire
+from kondavo.games.engine_errors import engine_error_text
 from kondavo.games.errors import GameError
 from kondavo.games.history import position_key
 from kondavo.games.models import Game
@@ -29,7 +30,7 @@ def variant_of(key: str) -> Variant:
     try:
         return get_variant(str(key))
     except VariantError as exc:
-        raise GameError("bad_request", str(exc)) from None
+        raise GameError("bad_request", engine_error_text(exc)) from None
 
 
 def _start_position_fen(variant: Variant,
@@ -44,7 +45,7 @@ def _start_position_fen(variant: Variant,
         position = variant.parse_fen(str(start_fen)[:300])
         variant.check_position(position)
     except VariantError as exc:
-        raise GameError("bad_request", f"bad start position: {exc}") from None
+        raise GameError("bad_request", engine_error_text(exc)) from None
     fen = variant.format_fen(position)
     return fen, fen, position
 
@@ -54,7 +55,7 @@ def _pick_color(color: str) -> str:
     if color == "random":
         return secrets.choice(SIDES)
     if color not in SIDES:
-        raise GameError("bad_request", "colour must be white, black or random")
+        raise GameError("bad_request", _("The colour must be white, black or random."))
     return color
 
 
@@ -97,11 +98,11 @@ def game_create(*, creator: Player, ruleset: str, time_control: str = "untimed",
     require_offered(variant.key)
     try:
         tc = get_time_control(time_control)
-    except ValueError as exc:
-        raise GameError("bad_request", str(exc)) from None
+    except ValueError:
+        raise GameError("bad_request", _("Choose a time control from the list.")) from None
     start, fen, position = _start_position_fen(variant, start_fen)
     if opponent is not None and opponent.pk == creator.pk:
-        raise GameError("not_allowed", "you cannot play yourself")
+        raise GameError("not_allowed", _("You cannot play yourself."))
     hooks.check_start(player=creator, opponent=opponent)  # fair play: cool-downs
     side = _pick_color(color)
     seats = {side: creator, other(side): opponent}
@@ -137,8 +138,8 @@ def game_create_vs_computer(*, player: Player, ruleset: str, level: int,
     under a lock on the player's row, so simultaneous requests cannot pass it together)."""
     try:
         bot = player_get_or_create_bot(level=int(level))
-    except (TypeError, ValueError) as exc:
-        raise GameError("bad_request", str(exc)) from None
+    except (TypeError, ValueError):
+        raise GameError("bad_request", _("Choose a level from the list.")) from None
     if player.is_bot:
         raise GameError("not_allowed", "bots do not start games")
     cap = int(settings.KONDAVO_MAX_COMPUTER_GAMES)
@@ -171,13 +172,13 @@ def game_join(*, game_id: str, player: Player, now: datetime | None = None) -> G
     if game.side_of(player) is not None:
         return game
     if game.status != Game.Status.WAITING:
-        raise GameError("not_allowed", "this game already has two players")
+        raise GameError("not_allowed", _("This game already has two players."))
     require_not_banned(player)
     if player.is_bot:
         raise GameError("not_allowed", "bots join only games against the computer")
     hooks.check_start(player=player, opponent=game.white or game.black)  # fair play
     if game.rated and player.kind != Player.Kind.USER:
-        raise GameError("not_allowed", "log in to play this rated game")
+        raise GameError("not_allowed", _("Log in to play this rated game."))
     side = "white" if game.white_id is None else "black"
     setattr(game, side, player)
     write.kinds[side] = player.kind

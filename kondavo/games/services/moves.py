@@ -23,6 +23,7 @@ from django.db import connections, router, transaction
 
 from kondavo.accounts.models import Player
 from kondavo.games import clock, wire
+from kondavo.games.engine_errors import engine_error_text
 from kondavo.games.errors import GameError
 from kondavo.games.history import next_repetition, repetition_of, resume_record
 from kondavo.games.models import Game
@@ -86,13 +87,13 @@ def _find_move(variant: Variant, position: Position, legal: list[Move], *,
         assert path is not None
         squares = [variant.parse_square(label) for label in path]
     except AmbiguousMove as exc:
-        raise GameError("ambiguous_move", str(exc)) from None
+        raise GameError("ambiguous_move", engine_error_text(exc)) from None
     except InvalidNotation as exc:
-        raise GameError("bad_request", str(exc)) from None
+        raise GameError("bad_request", engine_error_text(exc)) from None
     except IllegalMove as exc:
-        raise GameError("illegal_move", str(exc)) from None
+        raise GameError("illegal_move", engine_error_text(exc)) from None
     except VariantError as exc:
-        raise GameError("bad_request", str(exc)) from None
+        raise GameError("bad_request", engine_error_text(exc)) from None
     exact = [m for m in legal if list(m.path) == squares]
     if not exact and len(squares) == 2:  # origin and destination only, as in "32-28"
         exact = [m for m in legal if m.path[0] == squares[0] and m.path[-1] == squares[-1]]
