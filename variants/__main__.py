@@ -144,9 +144,11 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_ERROR
     for name, value in summary.items():
         print(f"  {name}: {value}", file=out)
+    reason = declarative_reason(variant)
+    print("  declarative: " + ("yes (its moves follow from its rules specification)"
+                               if reason is None else f"no: {reason}"), file=out)
     if not covers(variant):
-        print(f"  reference generator: not compared ({declarative_reason(variant)})",
-              file=out)
+        print(f"  reference generator: not compared ({reason})", file=out)
     print("ok", file=out)
     return 0
 
