@@ -280,6 +280,7 @@ class Progress(Protocol):
     def rating_save(self, ruleset: str, rating: glicko.Rating, won: bool) -> None: ...
     def attempted_ids(self, ruleset: str) -> QuerySet[Any] | list[str]: ...
     def best_streak(self, ruleset: str, count: int) -> int: ...
+    def lock(self) -> None: ...
 
 
 class AccountProgress:
@@ -287,6 +288,11 @@ class AccountProgress:
 
     def __init__(self, player: Player) -> None:
         self.player = player
+
+    def lock(self) -> None:
+        """Serialise one account's puzzle writes (two tabs sending the same first move must
+        not rate the attempt twice): the player's row, locked until the commit."""
+        Player.objects.select_for_update().filter(pk=self.player.pk).values_list("pk").first()
 
     def _row(self, ruleset: str, lock: bool = False) -> PuzzleRating | None:
         rows = PuzzleRating.objects.filter(player=self.player, ruleset=ruleset)
@@ -338,6 +344,9 @@ class SessionProgress:
 
     def __init__(self, session: Any) -> None:
         self.session = session
+
+    def lock(self) -> None:
+        """Nothing to lock: a session is written once, at the end of its request."""
 
     def _data(self) -> dict[str, Any]:
         data = self.session.get(SESSION_KEY)
@@ -530,6 +539,7 @@ def puzzle_move(*, puzzle_id: Any, ply: Any, move: Any, progress: Progress,
     puzzle is solved. Wrong: nothing is played. The first attempt's end moves the ratings
     (``rating``); a streak puzzle (``streak``, the session's current one) moves the streak
     instead."""
+    progress.lock()
     puzzle = puzzle_get(puzzle_id=puzzle_id)
     line = puzzle_line(puzzle)
     k = _ply_of(ply, line)
@@ -589,6 +599,7 @@ def puzzle_move(*, puzzle_id: Any, ply: Any, move: Any, progress: Progress,
 def puzzle_hint(*, puzzle_id: Any, ply: Any, progress: Progress) -> dict[str, Any]:
     """The square of the piece the solver moves at ``ply``. During a first attempt the
     solve then counts half (0.5)."""
+    progress.lock()
     puzzle = puzzle_get(puzzle_id=puzzle_id)
     line = puzzle_line(puzzle)
     k = _ply_of(ply, line)
@@ -604,6 +615,7 @@ def puzzle_solution(*, puzzle_id: Any, progress: Progress, session: Any = None,
                     streak: bool = False) -> dict[str, Any]:
     """The whole line (each move with the position after it). Asked during the first
     attempt, it ends that attempt as failed (the ratings move); in a streak, the streak."""
+    progress.lock()
     puzzle = puzzle_get(puzzle_id=puzzle_id)
     line = puzzle_line(puzzle)
     variant = line.variant
