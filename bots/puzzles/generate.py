@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.engine.search import MATE_BOUND, SearchResult
-from bots.puzzles.prover import Prover, Settings, to_dict
+from bots.puzzles.prover import WON_MARGIN, Prover, Settings, to_dict
 from variants import get_variant
 from variants.base import Variant
 from variants.game import GameRecord
@@ -169,14 +169,27 @@ def find(prover: Prover, position: Position, source: dict[str, object]) -> dict[
 
 
 def read_puzzles(path: Path) -> list[dict[str, object]]:
+    """The puzzles of a JSON-lines file (a last line cut short by a stopped run is
+    skipped)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    out: list[dict[str, object]] = []
+    for i, line in enumerate(lines):
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            if i != len(lines) - 1:
+                raise
+    return out
 
 
 def write_puzzles(path: Path, puzzles: Sequence[dict[str, object]]) -> None:
     """Write ``puzzles`` sorted by id, one JSON object a line (sorted keys)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    for puzzle in puzzles:  # a won game against no win: one figure, not a mate distance
+        proof = puzzle["proof"]
+        proof["margin"] = min(int(proof["margin"]), WON_MARGIN)  # type: ignore[index]
     ordered = sorted(puzzles, key=lambda p: str(p["id"]))
     path.write_text("".join(json.dumps(p, sort_keys=True) + "\n" for p in ordered))
 
@@ -195,7 +208,7 @@ def generate(key: str, path: Path, *, count: int, seconds: float, seed: int = 1,
     seeds = [int(p["source"]["seed"]) for p in puzzles  # type: ignore[index]
              if p["source"].get("kind") == "selfplay"]  # type: ignore[attr-defined]
     game = max(seeds, default=seed - 1) + 1
-    path.parent.mkdir(parents=True, exist_ok=True)
+    write_puzzles(path, puzzles)  # whole lines only, before appending
     scanned = candidates = 0
     with path.open("a") as out:
         while len(puzzles) < count and time.monotonic() - started < seconds:
