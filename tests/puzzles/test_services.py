@@ -19,7 +19,7 @@ from kondavo.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleFil
 
 from .shots import SHOTS, shot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 def account(name: str = "solver") -> services.AccountProgress:

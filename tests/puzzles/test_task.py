@@ -14,7 +14,7 @@ from kondavo.games.models import Game
 from kondavo.puzzles import services, tasks
 from kondavo.puzzles.models import GameScan, Puzzle
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 # Black to move takes 15x22, winning material by force (the generator's proof); the game
 # played 13x22 instead.

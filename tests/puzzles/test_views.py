@@ -17,7 +17,7 @@ from kondavo.puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating
 
 from .shots import SHOTS, shot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 @pytest.fixture
