@@ -24,8 +24,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import random
+import threading
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
@@ -784,7 +787,7 @@ def games_enabled() -> bool:
 
 def on_game_finished(*, game: Any) -> None:
     """In the transaction that ended ``game``: after the commit, search it for puzzles (on
-    the ``analysis`` queue; in the embedded mode in the analysis thread pool), never in the
+    the ``analysis`` queue; in the embedded mode in a thread of its own), never in the
     request. Aborted and short games are not searched."""
     if not games_enabled() or game.status != "finished":
         return
@@ -793,12 +796,49 @@ def on_game_finished(*, game: Any) -> None:
     transaction.on_commit(partial(schedule_game_puzzles, game.pk))
 
 
+# The embedded mode's searches of finished games: one thread of their own at the lowest CPU
+# priority (never the analysis board's pool, which a 20 s search would hold up), and at most
+# EMBEDDED_QUEUE games waiting (more are not searched: the mode serves a few players).
+EMBEDDED_QUEUE = 50
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+_WAITING = 0
+
+
+def _lowest_priority() -> None:
+    try:  # on Linux a thread has its own nice value
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):
+        pass
+
+
+def _embedded_submit(game_id: str) -> bool:
+    global _POOL, _WAITING
+    with _POOL_LOCK:
+        if _WAITING >= EMBEDDED_QUEUE:
+            return False
+        _WAITING += 1
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kondavo-puzzles",
+                                       initializer=_lowest_priority)
+        pool = _POOL
+
+    def run() -> None:
+        global _WAITING
+        with _POOL_LOCK:
+            _WAITING -= 1
+        _game_puzzles_in_thread(game_id)
+
+    pool.submit(run)
+    return True
+
+
 def schedule_game_puzzles(game_id: str) -> None:
     try:
         if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
-            from bots.analysis import background_pool
-
-            background_pool().submit(_game_puzzles_in_thread, game_id)
+            if not _embedded_submit(game_id):
+                log.warning("puzzles of game %s not searched: %s games waiting", game_id,
+                            EMBEDDED_QUEUE)
             return
         from .tasks import puzzles_from_game
 

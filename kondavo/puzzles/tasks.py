@@ -6,7 +6,7 @@ from celery import shared_task
 
 
 @shared_task(name="kondavo.puzzles.tasks.puzzles_from_game", acks_late=True,
-             reject_on_worker_lost=True, soft_time_limit=120, time_limit=150)
+             reject_on_worker_lost=True, soft_time_limit=90, time_limit=110)
 def puzzles_from_game(game_id: str) -> int:
     """The puzzles of one finished game (by id; idempotent: a game is searched once).
     Returns how many puzzles it gave."""

@@ -4,6 +4,7 @@ for it after the commit (never an aborted or a short game)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -85,3 +86,19 @@ def test_the_end_of_a_long_game_asks_for_its_puzzles_after_the_commit(
 def test_the_task_goes_to_the_analysis_queue(settings: Any) -> None:
     assert tasks.puzzles_from_game.name == "kondavo.puzzles.tasks.puzzles_from_game"
     assert settings.CELERY_TASK_ROUTES["kondavo.puzzles.tasks.*"] == {"queue": "analysis"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_worker_the_search_runs_in_its_own_thread(settings: Any,
+                                                            monkeypatch: Any) -> None:
+    pytest.importorskip("bots.puzzles")
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded mode
+    game, _alice, bob = finished_game(moves=["13x22"], names=("pz-gina", "pz-hugo"))
+    services.schedule_game_puzzles(game.id)
+    deadline = time.monotonic() + 60
+    while not GameScan.objects.filter(game=game).exists():
+        assert time.monotonic() < deadline, "the search did not run"
+        time.sleep(0.2)
+    assert services.puzzles_of_player(player=bob).count() >= 1
+    monkeypatch.setattr(services, "EMBEDDED_QUEUE", 0)  # the queue is full: not searched
+    assert services._embedded_submit(game.id) is False
