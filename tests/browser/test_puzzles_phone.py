@@ -120,3 +120,27 @@ def test_the_page_in_french(daphne_server: str, new_page: Any, artifacts_dir: Pa
     assert page.inner_text("#pz-feedback").startswith("Résolu !")
     no_sideways_scroll(page)
     page.screenshot(path=str(artifacts_dir / "puzzles-fr.png"))
+
+
+def test_the_page_runs_under_the_content_security_policy(daphne_server: str, new_page: Any,
+                                                        artifacts_dir: Path) -> None:
+    services.puzzles_store([shot("english")])
+    page = new_page(**PHONE, csp=True)
+    page.goto(f"{daphne_server}/puzzles/english-00000000aa/")
+    page.locator('#board [data-square="23"].kb-movable').wait_for()
+    page.locator('#board [data-square="23"]').click()
+    page.locator('#board [data-square="18"]').click()
+    page.wait_for_selector("#pz-feedback[data-kind='right']")
+    page.locator('#board [data-square="32"].kb-movable').wait_for()
+    # A tap on a piece that cannot move while a capture is due says which rule it is.
+    page.locator('#board [data-square="11"]').click()
+    page.wait_for_selector("#toast.shown")
+    assert "Capture is mandatory" in page.inner_text("#toast")
+    page.locator('#board [data-square="32"]').click()
+    page.locator('#board [data-square="16"]').click()
+    page.wait_for_selector("#pz-next:visible")
+    assert page.inner_text("#pz-feedback").startswith("Solved!")
+    # The home page's puzzle of the day, drawn by its script under the same policy.
+    page.goto(f"{daphne_server}/")
+    page.locator("#daily-board .kb-piece").first.wait_for()
+    assert page.get_attribute("#daily-puzzle", "href") == "/puzzles/english-00000000aa/"

@@ -52,7 +52,13 @@ const pz = {
 const board = new Board($("board"), {
   i18n: I18N, coordinates: true,
   onMove: (move) => play(move),
-  onReject: () => {},
+  // A tap that plays nothing while a capture is due: say which rule makes it due.
+  onReject: () => {
+    const p = pz.puzzle;
+    if (p && !pz.over && pz.legal.length && pz.legal.every((m) => m.captured.length)) {
+      toast(p.captureRule);
+    }
+  },
 });
 
 function sideName(side) { return side === "white" ? t("pzWhite") : t("pzBlack"); }
@@ -135,12 +141,14 @@ function load(puzzle) {
 
 function stop() {
   pz.over = true;
+  $("pz-prompt").textContent = "";
   board.set({ movable: null });
   showButtons({ playing: false });
 }
 
 function ratingText(r) {
   if (!r) return "";
+  if (pz.puzzle) { pz.puzzle.rating = r.puzzle; meta(); }
   const sign = r.delta > 0 ? `+${r.delta}` : `${r.delta}`;
   return " " + t("pzRatingChange", { before: r.before, after: r.after, delta: sign });
 }
