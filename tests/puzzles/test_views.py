@@ -144,3 +144,17 @@ def test_the_page_in_french(client: Client, puzzles: None) -> None:
     response = client.get("/puzzles/?ruleset=english", HTTP_ACCEPT_LANGUAGE="fr")
     assert b"Indice" in response.content
     assert response.context["config"]["i18n"]["pzSolved"] == "Résolu !"
+
+
+def test_the_staff_disable_a_puzzle_in_the_admin(client: Client, puzzles: None) -> None:
+    staff = get_user_model().objects.create_superuser("pz-staff", password="pw-pz-staff-9!x")
+    client.force_login(staff)
+    assert client.get("/admin/puzzles/puzzle/").status_code == 200
+    assert client.get("/admin/puzzles/puzzle/english-00000000aa/change/").status_code == 200
+    response = client.post("/admin/puzzles/puzzle/", {
+        "action": "disable", "_selected_action": ["english-00000000aa"]})
+    assert response.status_code == 302
+    assert not Puzzle.objects.get(pk="english-00000000aa").enabled
+    assert client.get("/puzzles/english-00000000aa/").status_code == 404
+    for page in ("puzzlerating", "puzzleattempt", "dailypuzzle", "puzzlefile", "gamescan"):
+        assert client.get(f"/admin/puzzles/{page}/").status_code == 200
