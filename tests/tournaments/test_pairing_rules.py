@@ -134,6 +134,116 @@ def test_swiss_tiebreaks() -> None:
     assert tb[5] == (0.0, 0.0)
 
 
+def test_dutch_eight_players_three_rounds_by_hand() -> None:
+    """Eight players, three rounds, each round's pairing worked out by hand from the rules
+    of the module docstring (scores in half points)."""
+    # Round 1: top half against bottom half, white to the top seed, alternating by board.
+    assert pair_round(_players([(i, 0, "", "") for i in range(1, 9)])).pairs == [
+        (1, 5), (6, 2), (3, 7), (8, 4)]
+    # Results: 1 beat 5, 2 drew 6, 3 beat 7, 8 beat 4. Groups: {1, 3, 8} on 1 point,
+    # {2, 6} on a half, {4, 5, 7} on 0. The top group is odd: its lowest, 8, floats down
+    # and meets the highest of the next group, 2 (8 wants black, 2 white: both served);
+    # 1-3 is left, and both had white: the higher ranked, 1, gets the black it wants.
+    # The half-point group now has only 6: it floats and meets 4, the highest of the
+    # 0 group (6 wants black, 4 white); 5-7 both want white: the higher ranked 5 has it.
+    second = pair_round(_players([
+        (1, 2, "5", "w"), (2, 1, "6", "b"), (3, 2, "7", "w"), (4, 0, "8", "b"),
+        (5, 0, "1", "b"), (6, 1, "2", "w"), (7, 0, "3", "b"), (8, 2, "4", "w")]))
+    assert second.pairs == [(3, 1), (2, 8), (4, 6), (5, 7)]
+    assert second.bye is None
+    # Results: 1 beat 3 (as Black), 2 drew 8, 4 beat 6, 5 drew 7. Groups: {1} (2 points),
+    # {8} (1.5), {2, 3, 4} (1), {5, 6, 7} (0.5). 1 meets 8, the only pairing that floats
+    # nobody over more than one boundary (both want white, equal in strength, difference
+    # and history: the higher ranked, 1, has it). In {2, 3, 4} everyone wants black (3
+    # absolutely, after two whites): one pair of them must clash, one player floats down
+    # to {5, 6, 7}. 4 (the lowest) floating costs no extra colour clash only against 7
+    # (4 already met 6; 5 wants black too), 3 floating only against 6 (3 met 7): equal
+    # so far; the pairs left decide: 2-3 and 5-6 are each their group's top half against
+    # its bottom half, 2-4 and 5-7 are not. So 2-3 (3 gets its absolute black), 4-7
+    # (7 has had two blacks: white), 5-6 (6 wants white after wb).
+    third = pair_round(_players([
+        (1, 4, "5,3", "wb"), (2, 2, "6,8", "bw"), (3, 2, "7,1", "ww"), (4, 2, "8,6", "bw"),
+        (5, 1, "1,7", "bw"), (6, 1, "2,4", "wb"), (7, 1, "3,5", "bb"), (8, 3, "4,2", "wb")]))
+    assert third.pairs == [(1, 8), (2, 3), (7, 4), (6, 5)]
+
+
+def test_dutch_nine_players_bye_and_a_floater_by_hand() -> None:
+    # Round 1: the lowest ranked (9) has the bye; the other eight as above.
+    first = pair_round(_players([(i, 0, "", "") for i in range(1, 10)]))
+    assert (first.pairs, first.bye) == ([(1, 5), (6, 2), (3, 7), (8, 4)], 9)
+    # The higher seeds won and 9 had its bye: {1, 2, 3, 4, 9} on 1 point, {5, 6, 7, 8} on
+    # 0. 9 may not have a second bye, so the bye goes down to the 0 group's lowest, 8;
+    # the top group is odd: 9 (the lowest, no colour history) floats to 5. In {1, 2, 3, 4}
+    # 1-3 and 2-4 would deny two players the colour they must alternate to; the
+    # transposition 1-4, 2-3 serves everyone. 6-7 remain.
+    second = pair_round(_players([
+        (1, 2, "5", "w"), (2, 2, "6", "b"), (3, 2, "7", "w"), (4, 2, "8", "b"),
+        (5, 0, "1", "b"), (6, 0, "2", "w"), (7, 0, "3", "b"), (8, 0, "4", "w"),
+        (9, 2, "", "-")], byes={9}))
+    assert (second.pairs, second.bye) == ([(4, 1), (2, 3), (5, 9), (7, 6)], 8)
+
+
+def test_repeats_only_when_nothing_else_pairs_everyone() -> None:
+    # Four players who all met: a fourth round must repeat; everyone is still paired.
+    met = {1: "2,3,4", 2: "1,3,4", 3: "1,2,4", 4: "1,2,3"}
+    result = pair_round(_players([(i, 2, met[i], "wbw" if i % 2 else "bwb")
+                                  for i in range(1, 5)]))
+    assert sorted(p for pair in result.pairs for p in pair) == [1, 2, 3, 4]
+
+
+def _simulate_swiss(n: int, rounds: int, seed: int) -> dict[int, str]:
+    """A scripted Swiss: ``pair_round`` each round, results drawn (higher seeds win a
+    little more often); checks every round's pairing and returns each player's colours."""
+    import random
+
+    rng = random.Random(seed)
+    score = dict.fromkeys(range(1, n + 1), 0)
+    opponents: dict[int, set[int]] = {i: set() for i in score}
+    colours = dict.fromkeys(score, "")
+    byes: set[int] = set()
+    for _round in range(rounds):
+        result = pair_round([SwissPlayer(id=i, score=score[i], seed=i,
+                                         opponents=frozenset(opponents[i]),
+                                         colours=colours[i], had_bye=i in byes)
+                             for i in score])
+        seated = [p for pair in result.pairs for p in pair]
+        if result.bye is not None:
+            seated.append(result.bye)
+            assert result.bye not in byes  # nobody has two byes
+            byes.add(result.bye)
+            score[result.bye] += 2
+            colours[result.bye] += "-"
+        assert sorted(seated) == list(range(1, n + 1))  # everyone once
+        for white, black in result.pairs:
+            assert black not in opponents[white]  # never a repeat
+            opponents[white].add(black)
+            opponents[black].add(white)
+            colours[white] += "w"
+            colours[black] += "b"
+            x = rng.random()
+            edge = 0.45 + (black - white) / (4 * n)
+            if x < edge:
+                score[white] += 2
+            elif x < edge + 0.15:
+                score[white] += 1
+                score[black] += 1
+            else:
+                score[black] += 2
+    return colours
+
+
+def test_a_300_player_seven_round_swiss_has_no_repeat_and_balanced_colours() -> None:
+    colours = _simulate_swiss(300, 7, seed=21)
+    for played in colours.values():
+        assert abs(played.count("w") - played.count("b")) <= 2
+        assert "www" not in played.replace("-", "") and "bbb" not in played.replace("-", "")
+
+
+def test_an_odd_swiss_gives_one_bye_per_round_never_twice_to_anyone() -> None:
+    colours = _simulate_swiss(41, 7, seed=5)
+    assert sum(played.count("-") for played in colours.values()) == 7
+
+
 # --------------------------------------------------------------------------- round-robin
 
 
