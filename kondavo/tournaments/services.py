@@ -15,10 +15,15 @@ Where the work runs:
   asks for ``tasks.tournament_result`` on commit, so a tournament never holds up the
   game's own write. ``tournament_record_result`` is idempotent (a pairing with a result
   is left alone).
-- Standings go out on the bus group ``tournament.<id>`` coalesced (at most about one
-  ``standings`` frame a second per tournament, the latest winning); a player's own
-  ``me`` frame and "your game starts" go to the same group with the player's id, and each
-  socket keeps only its own.
+- Standings are computed at most once per ``KONDAVO_TOURNAMENT_STANDINGS_SECONDS`` (1 s)
+  per tournament, whatever the number of changes: a change marks them due (one cache key,
+  ``cache.add``) and asks for ``tasks.tournament_standings`` after that delay, which reads
+  every change committed meanwhile, keeps the payload in the cache and sends one
+  ``standings`` frame on the bus group ``tournament.<id>`` (coalesced again per process).
+  A socket's snapshot (``tournament`` frame) reads that cached payload, so a crowd opening
+  the page costs one computation, not one per socket. A player's own ``me`` frame (its rank
+  by one ``COUNT``) and "your game starts" go to the same group with the player's id, and
+  each socket keeps only its own.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
@@ -74,9 +80,9 @@ def request_pairing(tournament_id: int) -> None:
     transaction.on_commit(partial(_send_task, "tournament_pair", tournament_id))
 
 
-def _send_task(name: str, *args: Any) -> None:
+def _send_task(name: str, *args: Any, countdown: float | None = None) -> None:
     try:
-        getattr(_tasks(), name).delay(*args)
+        getattr(_tasks(), name).apply_async(args, countdown=countdown)
     except Exception:  # the broker is down: the beat's tick asks again
         log.exception("tournaments: could not send %s%r", name, args)
 
@@ -759,7 +765,7 @@ def snapshot_payload(t: Tournament) -> dict[str, Any]:
     return {"name": t.name, "kind": t.kind, "ruleset": t.ruleset,
             "variant_name": variant.name, "time_control": t.time_control, "rated": t.rated,
             "berserk": t.berserk, "private": t.private,
-            "standings": standings_payload(t)}
+            "standings": {**cached_standings(t), "now": _iso(timezone.now())}}
 
 
 def me_payload(t: Tournament, player: Player | None) -> dict[str, Any] | None:
@@ -769,7 +775,6 @@ def me_payload(t: Tournament, player: Player | None) -> dict[str, Any] | None:
     entry = Entry.objects.filter(tournament=t, player=player).select_related("player").first()
     if entry is None:
         return None
-    ranked = [e.player_id for e in _ranked(t)]
     current = (Pairing.objects.filter(Q(white=player) | Q(black=player), tournament=t,
                                       result="", game__isnull=False)
                .order_by("-pk").first())
@@ -778,8 +783,24 @@ def me_payload(t: Tournament, player: Player | None) -> dict[str, Any] | None:
         side = "white" if current.white_id == player.pk else "black"
         game = {"id": current.game_id, "url": selectors.game_url(current.game_id),
                 "berserk": getattr(current, f"{side}_berserk")}
-    row = _row(t, ranked.index(player.pk) + 1, entry, {player.pk: ""} if game else {})
+    row = _row(t, _rank_of(t, entry), entry, {player.pk: ""} if game else {})
     return {**row, "game": game}
+
+
+def _rank_of(t: Tournament, e: Entry) -> int:
+    """``e``'s place in ``_ranked(t)`` by one ``COUNT`` of the entries ranked above it."""
+    if t.is_arena:
+        keys = [("score", "gt", e.score), ("games", "lt", e.games), ("rating", "gt", e.rating),
+                ("pk", "lt", e.pk)]
+    else:
+        keys = [("score", "gt", e.score), ("tiebreak1", "gt", e.tiebreak1),
+                ("tiebreak2", "gt", e.tiebreak2), ("rating", "gt", e.rating),
+                ("pk", "lt", e.pk)]
+    above = Q()
+    for i, (field, op, value) in enumerate(keys):
+        equal = {name: v for name, _op, v in keys[:i]}
+        above |= Q(**equal, **{f"{field}__{op}": value})
+    return Entry.objects.filter(above, tournament=t).count() + 1
 
 
 def _changed(t: Tournament, player_ids: Iterable[int]) -> None:
@@ -787,18 +808,77 @@ def _changed(t: Tournament, player_ids: Iterable[int]) -> None:
     transaction.on_commit(partial(publish_changes, t.pk, tuple(player_ids)))
 
 
-def publish_changes(tournament_id: int, player_ids: tuple[int, ...]) -> None:
+def _standings_key(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}:standings"
+
+
+def _due_key(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}:standings-due"
+
+
+def _standings_seconds() -> float:
+    return float(_setting("KONDAVO_TOURNAMENT_STANDINGS_SECONDS", 1.0))
+
+
+def cached_standings(t: Tournament) -> dict[str, Any]:
+    """The latest standings payload (``publish_standings`` keeps it; computed on a miss)."""
+    payload: dict[str, Any] | None = cache.get(_standings_key(t.pk))
+    if payload is None:
+        payload = standings_payload(t)
+        cache.set(_standings_key(t.pk), payload, 300)
+    return payload
+
+
+def request_standings(tournament_id: int) -> None:
+    """The standings changed: a ``standings`` frame within ``_standings_seconds()``, one
+    for every change until then (see the module docstring). Eager Celery (the embedded
+    mode): at once."""
+    if _eager():
+        publish_standings(tournament_id)
+        return
+    delay = _standings_seconds()
+    try:
+        due = cache.add(_due_key(tournament_id), 1, timeout=max(5.0, 10 * delay))
+    except Exception:  # the cache is down: compute now rather than never
+        log.exception("tournament %s: the standings' due mark failed", tournament_id)
+        due = True
+    if due:
+        _send_task("tournament_standings", tournament_id, countdown=delay)
+
+
+def publish_standings(tournament_id: int) -> None:
+    """The standings computed once, cached, and sent (``tasks.tournament_standings``)."""
+    try:
+        cache.delete(_due_key(tournament_id))  # changes from now on ask for the next run
+    except Exception:
+        log.exception("tournament %s: the standings' due mark could not be cleared",
+                      tournament_id)
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return
     try:
-        text = wire.encode_frame(wire.tournament_standings_frame(standings_payload(t)))
+        payload = standings_payload(t)
+        cache.set(_standings_key(t.pk), payload, 300)
+        text = wire.encode_frame(wire.tournament_standings_frame(payload))
         events.publish_tournament(t.pk, {"type": "tournament.standings", "text": text},
                                   coalesce=True)
-        for pid in player_ids:
-            player = Player.objects.filter(pk=pid).first()
+    except Exception:  # the change is committed: a lost frame is healed by a resync
+        log.exception("tournament %s: publishing the standings failed", tournament_id)
+
+
+def publish_changes(tournament_id: int, player_ids: tuple[int, ...]) -> None:
+    """After a commit: the standings (debounced) and the players' own ``me`` frames."""
+    request_standings(tournament_id)
+    if not player_ids:
+        return
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return
+    try:
+        for player in Player.objects.filter(pk__in=player_ids):
             frame = wire.tournament_me_frame(me_payload(t, player))
-            events.publish_tournament(t.pk, {"type": "tournament.player", "player_id": pid,
+            events.publish_tournament(t.pk, {"type": "tournament.player",
+                                             "player_id": player.pk,
                                              "text": wire.encode_frame(frame)})
     except Exception:  # the change is committed: a lost frame is healed by a resync
         log.exception("tournament %s: publishing failed", tournament_id)

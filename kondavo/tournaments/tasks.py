@@ -3,6 +3,8 @@
 - ``tournament_pair(tournament_id)``: one pairing run (the tournament's row is locked for
   the run: one at a time per tournament; it pairs whoever is free, so a repeat is harmless).
 - ``tournament_result(game_id)``: score a finished tournament game (once).
+- ``tournament_standings(tournament_id)``: compute, cache and send the standings (asked
+  for with a delay by every change: one run per delay whatever the number of changes).
 - ``tournament_tick()`` (beat, ``KONDAVO_TOURNAMENT_TICK_SECONDS``): start the tournaments
   that are due, end the arenas whose time is up, and pair the running arenas (a lost
   request is made good within one tick). ``tournament_tick_one(id)``: the same for one
@@ -28,6 +30,13 @@ def tournament_result(game_id: str) -> bool:
     from kondavo.tournaments import services
 
     return services.tournament_record_result(game_id=str(game_id))
+
+
+@shared_task(name="tournaments.tasks.tournament_standings", ignore_result=True)
+def tournament_standings(tournament_id: int) -> None:
+    from kondavo.tournaments import services
+
+    services.publish_standings(int(tournament_id))
 
 
 @shared_task(name="tournaments.tasks.tournament_tick_one", ignore_result=True)
