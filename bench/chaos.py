@@ -7,6 +7,7 @@ scripted players play, then a websocket fuzz; or attacks measured by a latency p
     .venv/bin/python bench/chaos.py --attacks all --mode embedded --seconds 12
     .venv/bin/python bench/chaos.py --attacks flood,crowd --mode stack --json out.json
     .venv/bin/python bench/chaos.py --attacks all --short   # a few seconds per attack
+    .venv/bin/python bench/chaos.py --tournament --players 300 --spectators 300 --think 3
 
 Attacks (``--attacks``; ``--mode embedded``: one Daphne as ``make run``, SQLite and the
 in-memory layer; ``--mode stack``: the stack below). A probe of 20 live friend games
@@ -37,6 +38,12 @@ compose file's Celery workers (one process per worker service, its queues and co
 and beat. The lab shortens a few
 timings so a scenario takes seconds, not minutes (``LAB_ENV``: the bots' thinking time, the
 bot stall time and sweep period); presence keeps its production ttl.
+
+Tournament (``--tournament``, stack mode; bench/chaos_tournament.py): an arena of
+``--players`` scripted players joining and playing over HTTP and the sockets, ``--spectators``
+on its page and on the leader's game, and as many plain games beside it; the move latency of
+the arena's games against the plain games' of the same phase, before and while the arena
+runs, the standings frames' rate, size and delay, and the wait for the next pairing.
 
 Scenarios (each with fresh games: friend games whose two players sit on different Daphnes,
 and games against the computer, all played by scripted clients that think briefly, ping like
@@ -87,6 +94,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chaos_probe import Probe  # noqa: E402
+from chaos_tournament import print_report, save, tournament_lab  # noqa: E402
 from load import Http, free_port, raise_open_files, wait_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -250,11 +258,12 @@ class Stack:
     in-process), as ``make run``. ``limits``: keep the per-address limits on guests and game
     creation (the attack lab; its probe players each have their own loopback address)."""
 
-    def __init__(self, exits: ExitStack, mode: str = "stack", limits: bool = False) -> None:
+    def __init__(self, exits: ExitStack, mode: str = "stack", limits: bool = False,
+                 extra_env: dict[str, str] | None = None) -> None:
         tmp = Path(exits.enter_context(tempfile.TemporaryDirectory(prefix="kondavo-chaos-")))
         tmp.chmod(0o755)
         self.tmp, self.mode = tmp, mode
-        lab_env = dict(LAB_ENV)
+        lab_env = {**LAB_ENV, **(extra_env or {})}
         if limits:
             lab_env.pop("KONDAVO_GUEST_RATE")
             lab_env.pop("KONDAVO_CREATE_RATE_IP")
@@ -968,6 +977,13 @@ def print_table(rows: list[dict[str, Any]], header: bool = True) -> None:
 
 
 async def main_async(args: argparse.Namespace, stack: Stack) -> int:
+    if args.tournament:
+        report = await tournament_lab(stack, args)
+        print_report(report)
+        report["command"] = " ".join(["bench/chaos.py", *sys.argv[1:]])
+        save(report, args.json)
+        lost = sum(report[k]["lost"] for k in ("plain_quiet", "plain_arena", "arena_games"))
+        return 1 if lost or report["failures"] else 0
     if args.attacks:
         runs = await attack_lab(stack, args)
         print_attacks(runs)
@@ -1028,7 +1044,38 @@ def main() -> None:
     ap.add_argument("--bot-games", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep-logs", type=Path, help="copy the servers' logs to this directory")
+    ap.add_argument("--tournament", action="store_true",
+                    help="the arena load scenario (bench/chaos_tournament.py) instead of the "
+                         "fault scenarios; --seconds: the arena phase (default 120)")
+    ap.add_argument("--players", type=int, default=300, help="--tournament: arena players")
+    ap.add_argument("--spectators", type=int, default=300,
+                    help="--tournament: half on the standings, half on the leader's game")
+    ap.add_argument("--think", type=float, default=3.0,
+                    help="--tournament: mean seconds per move (uniform over 0.5x-1.5x)")
+    ap.add_argument("--plies", type=int, default=30,
+                    help="--tournament: plies per game before a player resigns")
+    ap.add_argument("--tc", default="5+3", help="--tournament: the games' time control")
+    ap.add_argument("--ruleset", default="international", help="--tournament")
+    ap.add_argument("--quiet", type=float, default=40.0,
+                    help="--tournament: seconds of plain games before the arena starts")
     args = ap.parse_args()
+    if args.tournament:
+        if args.attacks or args.scenario or args.mode != "stack":
+            ap.error("--tournament runs alone, in stack mode")
+        args.seconds = args.seconds or 120.0
+        raise_open_files()
+        with ExitStack() as exits:
+            stack = Stack(exits, mode="stack", limits=False,
+                          extra_env={"KONDAVO_CREATE_RATE_PLAYER": ""})
+            print(stack.describe(), flush=True)
+            code = asyncio.run(main_async(args, stack))
+            if args.keep_logs:
+                import shutil
+
+                args.keep_logs.mkdir(parents=True, exist_ok=True)
+                for log in stack.tmp.glob("*.log"):
+                    shutil.copy(log, args.keep_logs / log.name)
+        sys.exit(code)
     if args.attacks and args.scenario:
         ap.error("run the fault scenarios and the attacks separately (the attacks keep the "
                  "per-address limits on)")

@@ -109,8 +109,30 @@ def _back(t_id: int) -> HttpResponseRedirect:
     return HttpResponseRedirect(f"/tournaments/{t_id}/")
 
 
+STATUS_FOR_CODE = {"not_found": 404, "not_a_player": 403, "not_allowed": 409,
+                   "rate_limited": 429}
+
+
+def _checked(request: HttpRequest, name: str) -> bool:
+    """A checkbox: "1", "true", "on" or "yes" (any case) is ticked; absent or else not."""
+    return str(request.POST.get(name, "")).lower() in ("1", "true", "on", "yes")
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _json_error(code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}},
+                        status=STATUS_FOR_CODE.get(code, 400))
+
+
 @require_POST
 def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    """``join``, ``withdraw``, ``pause``, ``resume`` (the page's forms: back to the page, a
+    refusal shown there; with ``Accept: application/json``: ``{"me": ...}``, the ``me``
+    frame's payload, or ``{"error": {code, message}}`` with a 4xx) and ``berserk`` (the game
+    page's fetch: ``{"ok": true}``, or 409 with ``{"error", "message"}``)."""
     try:
         player = player_required(request)
         if action == "join":
@@ -129,17 +151,27 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
     except GameError as exc:
         if action == "berserk":
             return JsonResponse({"error": exc.code, "message": exc.message}, status=409)
+        if _wants_json(request):
+            return _json_error(exc.code, exc.message)
         messages.error(request, exc.message)
     except Exception as exc:  # the guest rate limit
         if type(exc).__name__ != "GuestRateLimited":
             raise
+        if _wants_json(request):
+            return _json_error("rate_limited", str(exc))
         messages.error(request, str(exc))
+    else:
+        if _wants_json(request):
+            t = services.tournament_get(tournament_id=tournament_id)
+            return JsonResponse({"me": services.me_payload(t, player) if t else None})
     return _back(tournament_id)
 
 
 def tournament_new(request: HttpRequest) -> HttpResponse:
     player = _player(request)
     if player is None or player.kind != Player.Kind.USER:
+        if _wants_json(request):
+            return _json_error("not_allowed", _("Log in to create a tournament."))
         messages.error(request, _("Log in to create a tournament."))
         return HttpResponseRedirect("/accounts/login/?next=/tournaments/new/")
     variants = offered_variants()
@@ -159,13 +191,19 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 creator=player, name=str(form["name"]), kind=str(form["kind"]),
                 ruleset=str(form["ruleset"]), time_control=str(form["time_control"]),
                 starts_at=starts, duration_minutes=int(form["minutes"] or 60),
-                rounds=int(form["rounds"] or 0), rated=bool(request.POST.get("rated")),
-                private=bool(request.POST.get("private")),
+                rounds=int(form["rounds"] or 0), rated=_checked(request, "rated"),
+                private=_checked(request, "private"),
                 entry_code=str(form.get("code") or ""),
-                berserk=bool(request.POST.get("berserk")))
+                berserk=_checked(request, "berserk"))
             services.tournament_join(tournament_id=t.pk, player=player, code=t.entry_code)
+            if _wants_json(request):
+                return JsonResponse({"id": t.pk, "url": f"/tournaments/{t.pk}/",
+                                     "code": t.entry_code or None}, status=201)
             return _back(t.pk)
         except (GameError, ValueError) as exc:
+            if _wants_json(request):
+                return _json_error(getattr(exc, "code", "bad_request"),
+                                   getattr(exc, "message", str(exc)))
             messages.error(request, getattr(exc, "message", str(exc)))
     names = _ruleset_names(variants)
     return render(request, "tournaments/new.html", {
