@@ -94,7 +94,8 @@ def _offered_keys() -> list[str]:
 def _payload(request: HttpRequest, puzzle: Puzzle | None) -> dict[str, Any] | None:
     if puzzle is None:
         return None
-    request.session[services.LAST_RULESET_KEY] = puzzle.ruleset
+    if request.session.session_key:  # reading a page never makes a session (a move does)
+        request.session[services.LAST_RULESET_KEY] = puzzle.ruleset
     variant = get_variant(puzzle.ruleset)
     lang = get_language() or "en"
     return selectors.puzzle_payload(puzzle, progress=_progress(request),
@@ -200,6 +201,7 @@ def move(request: HttpRequest, puzzle_id: str) -> HttpResponse:
                                   move=body.get("move"), progress=progress,
                                   session=request.session, streak=body.get("mode") == "streak")
     ruleset = selectors.ruleset_of(puzzle_id) or ""
+    request.session[services.LAST_RULESET_KEY] = ruleset
     return JsonResponse({**judged.as_dict(),
                          "player": selectors.player_rating(progress=progress, ruleset=ruleset)})
 

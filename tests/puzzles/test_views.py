@@ -47,6 +47,7 @@ def test_the_page_shows_a_puzzle_from_the_solvers_side(client: Client, puzzles: 
 
 def test_a_guest_solves_over_json(client: Client, puzzles: None) -> None:
     client.get("/puzzles/?ruleset=english")
+    assert "sessionid" not in client.cookies  # reading the page makes no session
     url = "/puzzles/english-00000000aa/"
     first = post(client, url + "move", {"ply": 0, "move": "23-18"})
     assert first.status_code == 200
@@ -95,7 +96,7 @@ def test_posts_need_the_csrf_token(puzzles: None) -> None:
 
 def test_the_rate_limit_answers_429(client: Client, puzzles: None, settings: Any) -> None:
     settings.KONDAVO_PUZZLE_RATE = "3/m"
-    client.get("/puzzles/?ruleset=english")  # the session the rate counts by
+    post(client, "/puzzles/english-00000000aa/move", {"ply": 0, "move": "23-18"})  # a session
     url = "/puzzles/english-00000000aa/hint"
     assert [post(client, url, {"ply": 0}).status_code for _ in range(3)] == [200] * 3
     refused = post(client, url, {"ply": 0})
@@ -158,3 +159,10 @@ def test_the_staff_disable_a_puzzle_in_the_admin(client: Client, puzzles: None) 
     assert client.get("/puzzles/english-00000000aa/").status_code == 404
     for page in ("puzzlerating", "puzzleattempt", "dailypuzzle", "puzzlefile", "gamescan"):
         assert client.get(f"/admin/puzzles/{page}/").status_code == 200
+
+
+def test_the_daily_puzzle_comes_from_a_ruleset_that_has_puzzles(client: Client) -> None:
+    services.puzzles_store([shot("turkish")])  # International, offered first, has none
+    home = client.get("/")
+    assert b'href="/puzzles/turkish-00000000aa/"' in home.content
+    assert "sessionid" not in client.cookies

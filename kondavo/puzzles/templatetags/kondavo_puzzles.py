@@ -19,15 +19,20 @@ register = template.Library()
 @register.inclusion_tag("puzzles/_daily.html", takes_context=True)
 def daily_puzzle(context: dict[str, Any]) -> dict[str, Any]:
     """The visitor's last puzzle ruleset, else ``KONDAVO_PUZZLE_DAILY_RULESET``, else the
-    first ruleset the site offers."""
+    rulesets the site offers in order: the first of them that has puzzles."""
     from django.conf import settings
 
     request = context.get("request")
     offered = [v.key for v in offered_variants()]
     chosen = [request.session.get(services.LAST_RULESET_KEY) if request is not None else None,
               getattr(settings, "KONDAVO_PUZZLE_DAILY_RULESET", ""), *offered]
-    ruleset = next((k for k in chosen if k and k in offered), "")
-    puzzle = services.puzzle_daily(ruleset=ruleset) if ruleset else None
+    puzzle = None
+    ruleset = ""
+    for key in dict.fromkeys(k for k in chosen if k and k in offered):  # in order, once
+        puzzle = services.puzzle_daily(ruleset=key)
+        if puzzle is not None:
+            ruleset = key
+            break
     if puzzle is None:
         return {"daily": None}
     payload = puzzle_payload(puzzle)

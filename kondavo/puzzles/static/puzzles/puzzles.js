@@ -55,7 +55,7 @@ const board = new Board($("board"), {
   // A tap that plays nothing while a capture is due: say which rule makes it due.
   onReject: () => {
     const p = pz.puzzle;
-    if (p && !pz.over && pz.legal.length && pz.legal.every((m) => m.captured.length)) {
+    if (p && !pz.over && !pz.busy && pz.legal.length && pz.legal.every((m) => m.captured.length)) {
       toast(p.captureRule);
     }
   },
