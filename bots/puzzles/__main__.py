@@ -9,7 +9,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from bots.puzzles.generate import generate, read_puzzles, write_puzzles
+from bots.puzzles.generate import generate
+from bots.puzzles.generate_io import read_puzzles, write_puzzles
 from bots.puzzles.prover import Settings
 from bots.puzzles.verify import verify_file
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.engine.search import MATE_BOUND, SearchResult
-from bots.puzzles.prover import WON_MARGIN, Prover, Settings, to_dict
+from bots.puzzles.generate_io import read_puzzles, write_puzzles
+from bots.puzzles.prover import Prover, Settings, to_dict
 from variants import get_variant
 from variants.base import Variant
 from variants.game import GameRecord
@@ -168,48 +169,34 @@ def find(prover: Prover, position: Position, source: dict[str, object]) -> dict[
     return to_dict(prover, proof, source)
 
 
-def read_puzzles(path: Path) -> list[dict[str, object]]:
-    """The puzzles of a JSON-lines file (a last line cut short by a stopped run is
-    skipped)."""
-    if not path.exists():
-        return []
-    lines = [line for line in path.read_text().splitlines() if line.strip()]
-    out: list[dict[str, object]] = []
-    for i, line in enumerate(lines):
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError:
-            if i != len(lines) - 1:
-                raise
-    return out
-
-
-def write_puzzles(path: Path, puzzles: Sequence[dict[str, object]]) -> None:
-    """Write ``puzzles`` sorted by id, one JSON object a line (sorted keys)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for puzzle in puzzles:  # a won game against no win: one figure, not a mate distance
-        proof = puzzle["proof"]
-        proof["margin"] = min(int(proof["margin"]), WON_MARGIN)  # type: ignore[index]
-    ordered = sorted(puzzles, key=lambda p: str(p["id"]))
-    path.write_text("".join(json.dumps(p, sort_keys=True) + "\n" for p in ordered))
-
-
 def generate(key: str, path: Path, *, count: int, seconds: float, seed: int = 1,
              settings: Settings | None = None,
              log: Callable[[str], None] = print) -> list[dict[str, object]]:
     """Self-play puzzles of ruleset ``key`` appended to ``path`` until it holds ``count`` or
     ``seconds`` have passed; returns every puzzle in the file."""
+    from bots.puzzles.verify import VERIFY_PLIES, checker_for, reprove
+
     variant = get_variant(key)
     prover = Prover(variant, settings or Settings())
+    checker = checker_for(prover)
     started = time.monotonic()
-    puzzles = read_puzzles(path)
+    puzzles = []
+    for old in read_puzzles(path):  # puzzles of a run before verification: check them now
+        if "verified" not in old["proof"]:  # type: ignore[operator]
+            why, again = reprove(checker, old)
+            if why is not None or again is None:
+                log(f"{key}: {old['id']} dropped: {why}")
+                continue
+            old["proof"]["verified"] = again.depth  # type: ignore[index]
+        puzzles.append(old)
     ids = {str(p["id"]) for p in puzzles}
     fens = {str(p["fen"]) for p in puzzles}
     seeds = [int(p["source"]["seed"]) for p in puzzles  # type: ignore[index]
              if p["source"].get("kind") == "selfplay"]  # type: ignore[attr-defined]
     game = max(seeds, default=seed - 1) + 1
     write_puzzles(path, puzzles)  # whole lines only, before appending
-    scanned = candidates = 0
+    scanned = candidates = rejected = 0
+    assert VERIFY_PLIES > 0
     with path.open("a") as out:
         while len(puzzles) < count and time.monotonic() - started < seconds:
             skip: set[Position] = set()
@@ -230,6 +217,11 @@ def generate(key: str, path: Path, *, count: int, seconds: float, seed: int = 1,
                 puzzle = to_dict(prover, proof, {"kind": "selfplay", "seed": game, "ply": ply})
                 if puzzle["id"] in ids:
                     continue
+                why, again = reprove(checker, puzzle)  # VERIFY_PLIES deeper
+                if why is not None or again is None:
+                    rejected += 1
+                    continue
+                puzzle["proof"]["verified"] = again.depth  # type: ignore[index]
                 ids.add(str(puzzle["id"]))
                 fens.add(fen)
                 skip.update(line_positions(prover, puzzle))
@@ -237,7 +229,8 @@ def generate(key: str, path: Path, *, count: int, seconds: float, seed: int = 1,
                 out.write(json.dumps(puzzle, sort_keys=True) + "\n")
                 out.flush()
             log(f"{key}: game {game} done, {len(puzzles)} puzzles, {candidates} candidates "
-                f"of {scanned} positions, {time.monotonic() - started:.0f} s")
+                f"of {scanned} positions, {rejected} failed the deeper check, "
+                f"{time.monotonic() - started:.0f} s")
             game += 1
     return puzzles
 
@@ -248,13 +241,17 @@ def puzzles_from_game(ruleset: str, initial_fen: str, moves: Sequence[str], *,
     """The proven puzzles of a finished game.
 
     ``initial_fen`` (empty: the ruleset's start) and ``moves`` in the ruleset's notation.
-    Every position is scanned; candidates are proven, those where the move played differs
-    from the solution first, until ``seconds`` have passed. Each puzzle's source is
+    Every position is scanned; candidates are proven (and proven again deeper, as the
+    shipped puzzles are), those where the move played differs from the solution first,
+    until ``seconds`` have passed. Each puzzle's source is
     ``{"kind": "game", "ply": n}`` (n: the ply of the puzzle's position, 0 = the start);
     ``played`` is the move actually played there when it is not the solution.
     """
+    from bots.puzzles.verify import checker_for, reprove
+
     variant = get_variant(ruleset)
     prover = prover or _game_prover(variant)
+    checker = checker_for(prover)
     started = time.monotonic()
     record = GameRecord.from_notation(variant, moves, initial_fen or None)
     positions = record.positions
@@ -280,6 +277,10 @@ def puzzles_from_game(ruleset: str, initial_fen: str, moves: Sequence[str], *,
         if proof is None:
             continue
         puzzle = to_dict(prover, proof, {"kind": "game", "ply": ply})
+        why, again = reprove(checker, puzzle)  # VERIFY_PLIES deeper
+        if why is not None or again is None:
+            continue
+        puzzle["proof"]["verified"] = again.depth  # type: ignore[index]
         if ply < len(played) and played[ply] != proof.moves[0]:
             puzzle["played"] = variant.format_move(position, played[ply])
         covered.update(line_positions(prover, puzzle))

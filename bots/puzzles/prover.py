@@ -112,10 +112,11 @@ class Prover:
     variant: Variant
     settings: Settings = field(default_factory=Settings)
     tt_mb: int = 64
+    shared: NativeEngine | None = None  # another prover's engine, to use instead of a new one
 
     def __post_init__(self) -> None:
-        self.engine: NativeEngine | None = None
-        if native_supported(self.variant):
+        self.engine: NativeEngine | None = self.shared
+        if self.engine is None and native_supported(self.variant):
             from bots.engine import tables
 
             self.engine = NativeEngine(self.variant, tt_mb=self.tt_mb)
@@ -175,6 +176,13 @@ class Prover:
             raise Unproven(f"search stopped at depth {result.depth} of {depth}")
         return result.score
 
+    def quick(self, position: Position) -> int:
+        """A shallow score for ordering moves (not part of any proof)."""
+        done = self.terminal(position)
+        if done is not None:
+            return done
+        return self.search(position, 3, 2_000).score
+
     # --- the pre-filter -----------------------------------------------------------------
     def scan(self, position: Position) -> SearchResult | None:
         """A node-bounded search; the result when the position is a candidate, else None."""
@@ -200,11 +208,12 @@ class Prover:
 
     # --- the proof ----------------------------------------------------------------------
     def prove(self, position: Position, hint: Move | None = None,
-              found_depth: int | None = None) -> Proof | None:
+              found_depth: int | None = None, depth: int | None = None) -> Proof | None:
         """The proven puzzle starting at ``position`` (solver to move), or None.
 
         ``hint``: the move the scan found (the proof must agree with it); ``found_depth``:
-        the depth the scan reached (the proof searches deeper).
+        the depth the scan reached (the proof searches deeper); ``depth``: the proof's
+        depth instead of the settings' (a re-proof).
         """
         with self.lock:
             if hint is None or found_depth is None:
@@ -215,14 +224,16 @@ class Prover:
             self._budget = _Budget()
             self.reason = ""
             try:
-                return self._prove(position, hint, found_depth)
+                return self._prove(position, hint, found_depth, depth)
             except Unproven:
                 self.reason = "unproven"
                 return None
 
-    def _prove(self, root: Position, hint: Move | None, found_depth: int) -> Proof | None:
+    def _prove(self, root: Position, hint: Move | None, found_depth: int,
+               depth: int | None = None) -> Proof | None:
         s = self.settings
-        depth = min(max(found_depth + s.extra_depth, s.min_depth), s.max_depth)
+        if depth is None:
+            depth = min(max(found_depth + s.extra_depth, s.min_depth), s.max_depth)
         child_depth = depth - 1
         legal = self.variant.legal_moves(root)
         if len(legal) < 2:
@@ -282,7 +293,10 @@ class Prover:
         if len(legal) == 1:
             move = legal[0]
             return move, -self.value(self.variant.apply(node, move), child_depth), MATE
-        ordered = sorted(legal, key=lambda m: (m != hint, -len(m.captured)))
+        # the hint first, then the others best first by a shallow look: a second good
+        # move, the usual reason to reject, is then found after one or two deep searches
+        shallow = {m: -self.quick(self.variant.apply(node, m)) for m in legal}
+        ordered = sorted(legal, key=lambda m: (m != hint, -shallow[m]))
         best: tuple[Move, int] | None = None
         second = -MATE - 1
         for move in ordered:
