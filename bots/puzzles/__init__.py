@@ -14,9 +14,12 @@ one JSON object a line, sorted keys::
      "solution": ["<solver move>", "<reply>", ..., "<solver move>"],
      "solver": "white" | "black", "themes": [...], "rating": 1350,
      "source": {"kind": "selfplay", "seed": 12, "ply": 31} | {"kind": "game", "ply": 31},
-     "proof": {"depth": 10, "margin": 240, "nodes": 812345}}
+     "proof": {"depth": 10, "margin": 240, "nodes": 812345, "verified": 12}}
 
-Moves are in the ruleset's notation (``variant.format_move`` / ``parse_move``). Themes
+``proof``: the depth (plies from the position) of the searches that proved it, the margin
+(centi-men) by which every alternative was worse (10000: a won game against no win), the
+nodes searched, and the depth at which it was proven again (``verify``). Moves are in the
+ruleset's notation (``variant.format_move`` / ``parse_move``). Themes
 (:data:`THEMES`): ``shot`` (a sacrifice, then a capture of two or more), ``sacrifice``
 (the first move gives material), ``breakthrough`` (a solver move makes a king),
 ``ending`` (few pieces, or the start is in the endgame tables), ``forced_capture`` (an

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from bots.engine.native import NativeEngine, native_supported
 from bots.engine.search import MATE, MATE_BOUND, SearchResult
@@ -52,7 +52,8 @@ class Settings:
     depth proves nothing (the position is rejected). ``win``: a score at least this is a
     decisive advantage. ``margin``: how much worse than the solution every alternative
     must be. ``gain``: the material a line must win (unless it makes a king, wins the game
-    or reaches a table win).
+    or reaches a table win). ``max_solver_moves``: a longer line rejects the position;
+    ``ending_moves``: a line from the endgame tables ends after this many solver moves.
     """
 
     scan_nodes: int = 20_000
@@ -64,13 +65,14 @@ class Settings:
     margin: int = 150
     gain: int = MAN
     max_solver_moves: int = 8
+    ending_moves: int = 4
     max_legal: int = 40
 
     def deeper(self, plies: int) -> Settings:
         """The same settings proving ``plies`` deeper (the ``verify`` command)."""
-        return Settings(self.scan_nodes, self.extra_depth + plies, self.min_depth + plies,
-                        self.max_depth + plies, self.node_cap * 2, self.win, self.margin,
-                        self.gain, self.max_solver_moves, self.max_legal)
+        return replace(self, extra_depth=self.extra_depth + plies,
+                       min_depth=self.min_depth + plies, max_depth=self.max_depth + plies,
+                       node_cap=self.node_cap * 2)
 
 
 @dataclass(slots=True)
@@ -100,9 +102,6 @@ class Unproven(Exception):
 @dataclass(slots=True)
 class _Budget:
     nodes: int = 0
-
-
-Searcher = Callable[[Position, int, int | None], SearchResult]
 
 
 @dataclass
@@ -268,8 +267,12 @@ class Prover:
             scores.append(score)
             margins.append(margin)
             after = self.variant.apply(node, move)
-            if self.terminal(after) is not None or self._gained(
-                    after, solver, start_material, start_kings, table):
+            if self.terminal(after) is not None:
+                break
+            if table:  # a won ending: the line goes on while the win is unique
+                if len(scores) >= s.ending_moves:
+                    break
+            elif self._gained(after, solver, start_material, start_kings, table):
                 break
             if len(scores) >= s.max_solver_moves:
                 self.reason = "too long"
