@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from variants import VariantError, get_variant
@@ -142,7 +142,8 @@ def _fill(code: str, params: Mapping[str, Any], reason: str | None) -> str | Non
         values["ruleset"] = _ruleset(params)
     problems = params.get("problems")
     if isinstance(problems, tuple | list):
-        values["problems"] = "; ".join(problem_text(p) for p in problems)
+        values["problems"] = pgettext("between two problems of a position", "; ").join(
+            problem_text(p) for p in problems)
     if reason is not None:
         values["reason"] = reason
     count = values.get("count")

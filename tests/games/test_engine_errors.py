@@ -66,6 +66,11 @@ def test_side_names_and_plural_forms() -> None:
         assert engine_error_text(exc) == (
             "Bu konum Uluslararası dama oyununda ortaya çıkamaz: Beyaz: 30 taş, ama bir taraf "
             "20 taşla başlar.")
+    empty = _error(lambda: INTL.check_position(INTL.parse_fen("W:W:B")))
+    with translation.override("fr"):  # French puts a space before a semicolon
+        assert engine_error_text(empty) == (
+            "Cette position ne peut pas se produire en Dames internationales : Blancs : "
+            "aucune pièce ; Noirs : aucune pièce.")
     problems = INTL.position_problems(INTL.parse_fen("W:W:B1-20"))
     assert problems == ["White has no pieces"]  # the English sentence, still a str
     assert isinstance(problems[0], Problem) and problems[0].code == "side_no_pieces"

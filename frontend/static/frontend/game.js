@@ -289,9 +289,12 @@ function handle(frame) {
 function onError(data) {
   const code = data.code || "generic";
   const errors = I18N.errors || {};
-  // The server's own words when they carry more than the stable code (e.g. "in 12 s").
-  const text = code === "not_allowed" && data.message ? `${errors[code] || ""} (${data.message})`
-    : (errors[code] || data.message || errors.generic || "");
+  // The server's own words when they carry more than the stable code (e.g. "in 12 s"); the
+  // socket's words are English, so a page in another language shows its own sentence only.
+  const english = (document.documentElement.lang || "en").toLowerCase().startsWith("en");
+  const text = code === "not_allowed" && data.message && english
+    ? `${errors[code] || ""} (${data.message})`
+    : (errors[code] || (english ? data.message : "") || errors.generic || "");
   showToast(text);
   if (client.pending || ["stale_ply", "illegal_move", "ambiguous_move", "not_your_turn",
                          "game_over"].includes(code)) {
