@@ -10,24 +10,33 @@ random opening (2-4 random plies, from the seed), each side playing White once. 
 - for International, the top level against dame-rs (a Rust engine on PyPI, benchmark
   only) at equal time per move, when ``import dame`` works.
 
-``--issue10`` prints only issue 10's acceptance table: level 8 against dame-rs and the
-py-draughts engine (International; ``make bench-peers``) and against "today's level 8" (the
-pure-Python search with the hand-set evaluation, as of commit e377148) in every ruleset, all
-at ``--time`` per move. ``--write-ratings`` chains the level-vs-level scores into nominal
-ratings (level 1 = 800) written to ``bots/engine/data/ratings.json``.
+``--peers`` plays level 8 against the other engines: dame-rs and the py-draughts engine
+(International; ``make bench-peers``) and "today's level 8" (the pure-Python search with the
+hand-set evaluation of :mod:`bots.training.handset`, as of commit e377148) in every ruleset,
+all at ``--time`` per move. ``--against-build CORE.so`` plays level 8 of this build of the
+compiled core against level 8 of another build (a copy of ``bots/native/_kdcore*.so``, e.g.
+main's before a search change), both at ``--time`` per move with the same endgame tables
+(``--new-build`` replaces this build by another copy). ``--write-ratings`` chains the
+level-vs-level scores into nominal ratings (level 1 = 800) written to
+``bots/engine/data/ratings.json``.
 
-It also measures level-8 search speed (nodes/s) per ruleset. Results are printed and saved
-as a Markdown table under ``bench/results/strength-<date>.md``.
+It also measures level-8 search speed (nodes/s) per ruleset. Tables are printed;
+``--out FILE`` saves one as Markdown and ``--json FILE`` appends every match as a JSON line
+(the data behind ``bench/results/strength.md``, the one curated results file, kept in
+``bench/results/data/strength/``).
 
     python -m bench.strength --quick
     python -m bench.strength --rulesets english,turkish --games 8 --time 0.1
-    python -m bench.strength --issue10 --games 20 --time 1
+    python -m bench.strength --peers --games 20 --time 1
+    python -m bench.strength --against-build /path/to/old/_kdcore.so --games 40 --time 0.1
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib.machinery
+import importlib.util
 import json
 import math
 import os
@@ -37,16 +46,21 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from bots.engine import EngineConfig, Searcher, choose_move, search_level, tables, uses_native
-from bots.engine.evaluation import evaluator_legacy
+from bots.engine.guard import guard
 from bots.engine.levels import LEVELS, MAX_LEVEL
 from bots.engine.ratings import RATINGS_FILE
+from bots.engine.search import SearchResult
+from bots.training.handset import handset_evaluator
 from variants import Color, GameRecord, Move, Position, Variant, get_variant
 from variants.pdn import write_pdn
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
+#: The one curated results file of the lab (tables with their commands and dates).
+RESULTS_FILE = RESULTS_DIR / "strength.md"
 ALL_RULESETS = ("international", "english", "brazilian", "spanish", "turkish")
 
 Player = Callable[[Variant, GameRecord, random.Random], Move]
@@ -58,17 +72,26 @@ class Meter:
 
     nodes: int = 0
     seconds: float = 0.0
+    depths: int = 0  # sum of the searches' completed depths (0 when not reported)
+    searches: int = 0
 
-    def add(self, nodes: int, seconds: float) -> None:
+    def add(self, nodes: int, seconds: float, depth: int = 0) -> None:
         self.nodes += nodes
         self.seconds += seconds
+        self.depths += depth
+        self.searches += 1
 
     def reset(self) -> None:
-        self.nodes, self.seconds = 0, 0.0
+        self.nodes, self.seconds, self.depths, self.searches = 0, 0.0, 0, 0
 
     @property
     def nps(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def depth(self) -> float:
+        """Mean completed depth per search."""
+        return self.depths / self.searches if self.searches else 0.0
 
 
 # --- players ----------------------------------------------------------------------------------
@@ -143,7 +166,8 @@ def dame_player(time_per_move: float, meter: Meter | None = None) -> Player | No
 
 def baseline_player(time_per_move: float, meter: Meter | None = None) -> Player:
     """"Today's level 8" as of commit e377148: the pure-Python search with the hand-set
-    evaluation, thinking ``time_per_move`` seconds (kept as the lab's fixed yardstick)."""
+    evaluation (:mod:`bots.training.handset`), thinking ``time_per_move`` seconds (kept as
+    the lab's fixed yardstick)."""
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
         moves = record.legal_moves()
         if len(moves) == 1:  # as then: a forced move at once
@@ -152,12 +176,55 @@ def baseline_player(time_per_move: float, meter: Meter | None = None) -> Player:
                             quiet_plies=record.quiet_plies,
                             deadline=time.perf_counter() + time_per_move,
                             rng=random.Random(rng.getrandbits(32)),
-                            evaluator=evaluator_legacy(variant))
+                            evaluator=handset_evaluator(variant))
         found = searcher.run(record.position)
         if found.move is None:
             raise ValueError("no legal move")
         if meter is not None:
             meter.add(found.nodes, found.elapsed)
+        return found.move
+    return play
+
+
+def core_build(path: str) -> ModuleType:
+    """Another build of the compiled core (a copy of ``_kdcore*.so``), loaded next to the
+    one :mod:`bots.engine.native` uses (its own name, so neither replaces the other)."""
+    name = f"kondavo_build_{abs(hash(path))}._kdcore"  # the last part names PyInit__kdcore
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    if spec is None:
+        raise ValueError(f"not an extension module: {path}")
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def build_player(variant: Variant, module: ModuleType | None, time_per_move: float,
+                 meter: Meter | None = None) -> Player:
+    """Level 8 on a given build of the compiled core (None: this one): its own engine and
+    transposition table, the endgame tables level 8 gets, ``time_per_move`` seconds, a
+    forced move at once and the ruleset's root guard, as :func:`bots.engine.search_level`."""
+    from bots.engine.native import NativeEngine
+
+    engine = NativeEngine(variant, module=module)
+    tables.attach(engine, "wait")
+
+    def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        legal = record.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        seed = rng.getrandbits(32)
+
+        def run(target: GameRecord | Position, seconds: float | None,
+                nodes: int | None) -> SearchResult:
+            return engine.search(target, time_limit=seconds, node_limit=nodes, seed=seed)
+
+        found = guard(variant, record, run(record, time_per_move, None), run,
+                      time_limit=time_per_move, node_limit=None)
+        if found.move is None:
+            raise ValueError("no legal move")
+        if meter is not None:
+            meter.add(found.nodes, found.elapsed, found.depth)
         return found.move
     return play
 
@@ -371,13 +438,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true",
                         help="2 games per pairing, 0.3 s per move for level 8")
-    parser.add_argument("--issue10", action="store_true",
-                        help="only the issue-10 table: level 8 against dame-rs and py-draughts "
-                             "(International) and against today's level 8 (every ruleset), "
-                             "everyone at --time per move")
+    parser.add_argument("--peers", action="store_true",
+                        help="only level 8 against the other engines: dame-rs and py-draughts "
+                             "(International) and today's level 8 (every ruleset), everyone "
+                             "at --time per move")
     parser.add_argument("--only", default=None,
-                        help="--issue10: only opponents whose name contains this "
+                        help="--peers: only opponents whose name contains this "
                              "(dame-rs, py-draughts, today's)")
+    parser.add_argument("--against-build", default=None, metavar="CORE.so",
+                        help="only level 8 of this build of the compiled core against level 8 "
+                             "of the build in this file (a copy of bots/native/_kdcore*.so), "
+                             "both at --time per move")
+    parser.add_argument("--new-build", default=None, metavar="CORE.so",
+                        help="--against-build: play this build instead of the importable one")
+    parser.add_argument("--json", default=None, metavar="FILE",
+                        help="append every match as a JSON line (ruleset, players, W-D-L, "
+                             "time control, command, date)")
     parser.add_argument("--write-ratings", action="store_true",
                         help="chain the level-vs-level scores into nominal ratings (level 1 "
                              f"= {ANCHOR}) and write them to {RATINGS_FILE.name}")
@@ -392,16 +468,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "result tables (no games played)")
     parser.add_argument("--out", default=None, help="Markdown output file")
     parser.add_argument("--balanced", action="store_true",
-                        help="--issue10: only openings where no side wins material by force "
+                        help="--peers, --against-build: only openings where no side wins "
+                             "material by force "
                              f"(a material-only search of {BALANCE_DEPTH} plies)")
     parser.add_argument("--games-out", default=None,
-                        help="--issue10: append every game to this PDN file (for post-mortems)")
+                        help="--peers, --against-build: append every game to this PDN file "
+                             "(for post-mortems)")
     args = parser.parse_args(argv)
     # Level 8's endgame tables are solved (or read) before the first game, not in the
     # background while a match is running (bots.engine.tables).
     os.environ.setdefault(tables.MODE_ENV, "wait")
-    if args.issue10:
-        return issue10(args, argv)
+    if args.peers:
+        return peers(args, argv)
+    if args.against_build:
+        return against_build(args, argv)
     if args.eval_ab is not None:
         return eval_ab(args, argv)
     if args.ratings_from:
@@ -450,6 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                f"{r.seconds:.0f} s |")
         lines.append(row)
         print(row, flush=True)
+        _log_match(args, argv, r, top_budget if r.player == f"L{top}" else "level budgets")
 
     ladder: dict[str, dict[int, tuple[float, int]]] = {}
     for ruleset in rulesets:
@@ -480,10 +561,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              args.max_plies))
     if args.write_ratings:
         lines += ["", "## Nominal ratings", ""] + write_ratings(ladder)
-    out = Path(args.out) if args.out else RESULTS_DIR / f"strength-{dt.date.today()}.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n")
-    print(f"\nsaved {out}")
+    _save(args, lines)
     return 0
 
 
@@ -614,20 +692,18 @@ def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
                f"{r.seconds:.0f} s |")
         lines.append(row)
         print(row, flush=True)
-    if args.out:
-        Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"\nsaved {args.out}")
+    _save(args, lines)
     return 0
 
 
-def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
-    """The acceptance table of issue 10, every engine at ``--time`` seconds per move."""
+def peers(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """Level 8 against the other engines, every engine at ``--time`` seconds per move."""
     pairs = max(1, (args.games + 1) // 2)
     rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
     t = args.time
     config = EngineConfig(move_time=t, max_move_time=t)
     top = f"L{MAX_LEVEL}"
-    lines = [f"# Issue 10 strength table, {dt.date.today().isoformat()}", "",
+    lines = [f"# Level 8 against other engines, {dt.date.today().isoformat()}", "",
              f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
              f"{2 * pairs} games per match, colour-alternating pairs from random 2-4 ply "
              f"openings{_balanced_note(args)}, every engine at {t} s per move, one game at "
@@ -666,13 +742,77 @@ def issue10(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
             row = (f"| {ruleset} | {top} | {name} | {r.wins} | {r.draws} | {r.losses} | "
                    f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
                    f"{ours.nps:,.0f} | {theirs.nps:,.0f} | {r.seconds:.0f} s |")
+            _log_match(args, argv, r, f"{t} s/move", nps=[round(ours.nps), round(theirs.nps)])
         lines.append(row)
         print(row, flush=True)
-    out = (Path(args.out) if args.out
-           else RESULTS_DIR / f"strength-{dt.date.today()}-issue10-{t}s.md")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n")
-    print(f"\nsaved {out}")
+    _save(args, lines)
+    return 0
+
+
+def _save(args: argparse.Namespace, lines: Sequence[str]) -> None:
+    """Write the printed table to ``--out`` (nothing is written without it: the curated
+    results are ``bench/results/strength.md``, edited by hand from such tables)."""
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"\nsaved {out}")
+
+
+def _log_match(args: argparse.Namespace, argv: Sequence[str] | None, r: MatchResult,
+               control: str, **extra: Any) -> None:
+    """Append one match to ``--json`` as a JSON line."""
+    if not args.json:
+        return
+    words = []
+    for word in argv or sys.argv[1:]:  # builds are files of this machine: named by role
+        words.append({args.against_build: "OLD_CORE.so", args.new_build: "NEW_CORE.so",
+                      args.json: "FILE.jsonl"}.get(word, word))
+    row = {"date": dt.date.today().isoformat(),
+           "command": "python -m bench.strength " + " ".join(words),
+           "ruleset": r.ruleset, "player": r.player, "opponent": r.opponent,
+           "wins": r.wins, "draws": r.draws, "losses": r.losses, "games": r.games,
+           "score": round(r.score, 4), "control": control, "seed": args.seed,
+           "max_plies": args.max_plies, **extra}
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row, sort_keys=True) + "\n")
+
+
+def against_build(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """Level 8 of this build (or ``--new-build``) against level 8 of ``--against-build``."""
+    pairs = max(1, (args.games + 1) // 2)
+    rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
+    t = args.time
+    old = core_build(args.against_build)
+    new = core_build(args.new_build) if args.new_build else None
+    lines = [f"# Build against build, {dt.date.today().isoformat()}", "",
+             f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
+             f"{2 * pairs} games per match, colour-alternating pairs from random 2-4 ply "
+             f"openings{_balanced_note(args)}, level 8 of both builds at {t} s per move with "
+             f"the same endgame tables, one game at a time. Unfinished after "
+             f"{args.max_plies} plies: draw. Depth: mean completed depth per search.", "",
+             "| ruleset | new | old | W | D | L | score | Elo [95%] | nodes/s new / old | "
+             "depth new / old | time |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    print("\n".join(lines), flush=True)
+    for ruleset in rulesets:
+        variant = get_variant(ruleset)
+        ours, theirs = Meter(), Meter()
+        r = match(ruleset, "new", build_player(variant, new, t, ours), "old",
+                  build_player(variant, old, t, theirs), pairs, args.seed, args.max_plies,
+                  Path(args.games_out) if args.games_out else None, balanced=args.balanced)
+        elo, lo, hi = r.elo()
+        row = (f"| {ruleset} | new | old | {r.wins} | {r.draws} | {r.losses} | "
+               f"{100 * r.score:.1f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
+               f"{ours.nps:,.0f} / {theirs.nps:,.0f} | {ours.depth:.1f} / {theirs.depth:.1f} | "
+               f"{r.seconds:.0f} s |")
+        lines.append(row)
+        print(row, flush=True)
+        _log_match(args, argv, r, f"{t} s/move", nps=[round(ours.nps), round(theirs.nps)],
+                   depth=[round(ours.depth, 2), round(theirs.depth, 2)])
+    _save(args, lines)
     return 0
 
 

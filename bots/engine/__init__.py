@@ -91,8 +91,9 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
                  clock: Clock | None = None) -> SearchResult:
     """Search with a level's budget. ``time_limit`` overrides the level's share of time;
     ``clock`` (the bot's clock in a timed game) shortens it (:mod:`bots.engine.timing`).
-    A forced move (the only legal one) is returned at once, without a search."""
-    spec = get_level(level)
+    A forced move (the only legal one) is returned at once, without a search. The
+    pure-Python search has levels of its own (:data:`bots.engine.levels.PYTHON_LEVELS`)."""
+    spec = get_level(level, python=not uses_native(variant, engine))
     if isinstance(record_or_position, GameRecord):
         legal = record_or_position.legal_moves()  # a rule reading the game so far applies
     else:

@@ -43,12 +43,13 @@ the flat int32 array the compiled evaluation (``bots/native/eval.c``) reads.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
 from variants.base import Variant
+from variants.geometry import Geometry
 from variants.types import Bitboard, Color, Position, Square
 
 WEIGHT_UNIT: Final = 64  # weights are integers in 1/64 centi-men
@@ -83,38 +84,56 @@ def _lsb_squares(bb: Bitboard) -> list[Square]:
 
 
 class FeatureSpace:
-    """The feature tables of one ruleset (built once per variant, see :func:`space_for`)."""
+    """The feature tables of one ruleset (built once per variant, see :func:`space_for`).
+
+    Each group of tables has its own builder, called in this order (a later one reads what
+    an earlier one set): the board's frame (views, mirror), the men's directions, the
+    per-colour square masks, the pattern windows, the main lines, the step groups of the
+    blocked-side check, and the feature layout.
+    """
 
     def __init__(self, variant: Variant) -> None:
-        g = variant.geometry
         self.variant = variant
+        self._build_frame(variant)
+        self._build_directions(variant)
+        self._build_masks()
+        self._build_windows()
+        self._build_lines()
+        self._build_steps()
+        self._build_layout()
+
+    def _build_frame(self, variant: Variant) -> None:
+        """Size, relative ranks per colour, the colour mirror, files and ranks."""
+        g = variant.geometry
         self.size = n = g.size
-        self.rows, self.cols = variant.rows, variant.cols
+        self.rows, self.cols = rows, cols = variant.rows, variant.cols
         self.flying = bool(variant.flying_kings)
         self.diagonal = all(dr != 0 and dc != 0 for dr, dc in g.vectors)
         coords = g.coords
-        index = {rc: i for i, rc in enumerate(coords)}
-        rows, cols = self.rows, self.cols
+        self._index = index = {rc: i for i, rc in enumerate(coords)}
         top = _top_square(coords, rows)
-        white_up = bool((variant.promotion_squares(Color.WHITE) >> top) & 1)
+        self.white_up = white_up = bool((variant.promotion_squares(Color.WHITE) >> top) & 1)
         # Relative rank: 0 on the colour's own first row, rows - 1 on its promotion row.
-        rel = [[r if white_up else rows - 1 - r for r, _c in coords],
-               [rows - 1 - r if white_up else r for r, _c in coords]]
-        self.rel_rank = (tuple(rel[0]), tuple(rel[1]))
+        self.rel_rank = (tuple(r if white_up else rows - 1 - r for r, _c in coords),
+                         tuple(rows - 1 - r if white_up else r for r, _c in coords))
         # Black's squares mirrored onto White's: the board turned round, else flipped.
-        mirror: list[int] = []
-        for r, c in coords:
-            m = index.get((rows - 1 - r, cols - 1 - c), index.get((rows - 1 - r, c), -1))
-            mirror.append(m)
+        mirror = tuple(index.get((rows - 1 - r, cols - 1 - c), index.get((rows - 1 - r, c), -1))
+                       for r, c in coords)
         if sorted(mirror) != list(range(n)):
             raise ValueError(f"{variant!r}: the board has no colour mirror")
-        self.canon = (tuple(range(n)), tuple(mirror))  # real square -> White-view square
+        self.canon = (tuple(range(n)), mirror)  # real square -> White-view square
         self.file = tuple(c for _r, c in coords)
         self.rank = tuple(r for r, _c in coords)
-        vec = {v: i for i, v in enumerate(g.vectors)}
         self.neighbour = g.neighbour
+        self.rays = g.rays
         self.ndirs = len(g.vectors)
-        sign = (1 if white_up else -1, -1 if white_up else 1)
+        self.start_pieces = max(1, variant.initial_position().occupied.bit_count())
+
+    def _build_directions(self, variant: Variant) -> None:
+        """The men's move, forward and backward directions per colour."""
+        g = variant.geometry
+        vec = {v: i for i, v in enumerate(g.vectors)}
+        sign = (1 if self.white_up else -1, -1 if self.white_up else 1)
         move_dirs: list[tuple[int, ...]] = []
         fwd_dirs: list[tuple[int, ...]] = []
         back_dirs: list[tuple[int, ...]] = []
@@ -127,84 +146,104 @@ class FeatureSpace:
         self.move_dirs = (move_dirs[0], move_dirs[1])
         self.fwd_dirs = (fwd_dirs[0], fwd_dirs[1])
         self.back_dirs = (back_dirs[0], back_dirs[1])
-        # Masks per colour.
-        self.centre = 0
+        self.cone = tuple(tuple(g.cone(sq, fwd_dirs[c]) for sq in range(self.size))
+                          for c in (0, 1))
+
+    def _build_masks(self) -> None:
+        """Centre, and per colour: back rank, opponent's half, wings, near promotion, and
+        the ranks still to go."""
+        rows, cols, n = self.rows, self.cols, self.size
         lo_r, hi_r = rows // 2 - 1, rows // 2
         lo_c, hi_c = cols // 4, cols - cols // 4 - 1
-        for sq, (r, c) in enumerate(coords):
-            if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
-                self.centre |= 1 << sq
-        back_rank = [0, 0]
-        opp_half = [0, 0]
-        left = [0, 0]
-        right = [0, 0]
-        near = [0, 0]
-        steps = [[0] * n, [0] * n]
+        self.centre = sum(1 << sq for sq in range(n)
+                          if lo_r <= self.rank[sq] <= hi_r and lo_c <= self.file[sq] <= hi_c)
         near_limit = max(2, rows // 2 - 1)
-        for color in (0, 1):
-            for sq in range(n):
-                rr = rel[color][sq]
-                steps[color][sq] = rows - 1 - rr
-                if rr == 0:
-                    back_rank[color] |= 1 << sq
-                if rr >= rows // 2:
-                    opp_half[color] |= 1 << sq
-                cf = self.file[self.canon[color][sq]]
-                if cf < cols // 2:
-                    left[color] |= 1 << sq
-                elif cf >= cols - cols // 2:
-                    right[color] |= 1 << sq
-                if 0 < rows - 1 - rr <= near_limit:
-                    near[color] |= 1 << sq
-        self.back_rank = (back_rank[0], back_rank[1])
-        self.opp_half = (opp_half[0], opp_half[1])
-        self.left = (left[0], left[1])
-        self.right = (right[0], right[1])
-        self.near = (near[0], near[1])
-        self.steps = (tuple(steps[0]), tuple(steps[1]))
-        self.cone = (tuple(g.cone(sq, fwd_dirs[0]) for sq in range(n)),
-                     tuple(g.cone(sq, fwd_dirs[1]) for sq in range(n)))
-        # Pattern windows, on White's view of the board, then as real squares per colour.
+
+        def mask(color: int, test: Callable[[int, int], bool]) -> Bitboard:
+            """Squares where ``test(relative rank, White-view file)`` holds for ``color``."""
+            rel, canon = self.rel_rank[color], self.canon[color]
+            return sum(1 << sq for sq in range(n) if test(rel[sq], self.file[canon[sq]]))
+
+        def per_colour(test: Callable[[int, int], bool]) -> tuple[Bitboard, Bitboard]:
+            return mask(0, test), mask(1, test)
+
+        self.back_rank = per_colour(lambda rr, _f: rr == 0)
+        self.opp_half = per_colour(lambda rr, _f: rr >= rows // 2)
+        self.left = per_colour(lambda _rr, f: f < cols // 2)
+        self.right = per_colour(lambda _rr, f: f >= cols - cols // 2)
+        self.near = per_colour(lambda rr, _f: 0 < rows - 1 - rr <= near_limit)
+        self.steps = tuple(tuple(rows - 1 - rr for rr in self.rel_rank[c]) for c in (0, 1))
+
+    def _build_windows(self) -> None:
+        """The pattern windows on White's view of the board, their bands, and the same
+        windows as real squares per colour."""
+        g = self.variant.geometry
+        index = self._index
         up = [v for v in g.vectors if v[0] > 0]
         a = up[0] if up else g.vectors[0]
         b = next((v for v in g.vectors if v not in (a, (-a[0], -a[1])) and v[0] >= 0),
                  g.vectors[1])
         windows: list[tuple[int, int, int, int]] = []
         bands: list[int] = []
-        for sq, (r, c) in enumerate(coords):
+        for sq, (r, c) in enumerate(g.coords):
             n1 = index.get((r + a[0], c + a[1]))
             n2 = index.get((r + b[0], c + b[1]))
             n3 = index.get((r + a[0] + b[0], c + a[1] + b[1]))
             if n1 is not None and n2 is not None and n3 is not None:
                 windows.append((sq, n1, n2, n3))
-                bands.append(rel[0][sq])
+                bands.append(self.rel_rank[0][sq])
         band_ids = {rank: i for i, rank in enumerate(sorted(set(bands)))}
         self.windows = tuple(windows)
         self.window_band = tuple(band_ids[r] for r in bands)
         self.nbands = len(band_ids)
+        mirror = self.canon[1]
         self.real_windows = (tuple(windows),
                              tuple(tuple(mirror[q] for q in w) for w in windows))
-        # Longest lines (the main roads) and initial material.
-        longest = 0
-        line_len = [0] * n
-        for sq in range(n):
-            for d in range(self.ndirs):
-                length = len(g.rays[d][sq]) + len(g.rays[g.opposite[d]][sq]) + 1
-                line_len[sq] = max(line_len[sq], length)
-                longest = max(longest, length)
-        self.main_line = sum(1 << sq for sq in range(n) if line_len[sq] == longest)
-        self.rays = g.rays
-        start = variant.initial_position()
-        self.start_pieces = max(1, start.occupied.bit_count())
-        # Feature layout.
+
+    def _build_lines(self) -> None:
+        """The longest lines of the board (the main roads)."""
+        g = self.variant.geometry
+        line_len = [max(len(g.rays[d][sq]) + len(g.rays[g.opposite[d]][sq]) + 1
+                        for d in range(self.ndirs)) for sq in range(self.size)]
+        longest = max(line_len, default=0)
+        self.main_line = sum(1 << sq for sq, length in enumerate(line_len) if length == longest)
+
+    def _build_steps(self) -> None:
+        """One-step shifts per colour's men and for kings, merged by delta (the blocked-side
+        check :meth:`can_move`)."""
+        g = self.variant.geometry
+        self.full = g.full
+        self.man_steps = (_step_groups(g, self.move_dirs[0]), _step_groups(g, self.move_dirs[1]))
+        self.king_steps = _step_groups(g, tuple(range(self.ndirs)))
+
+    def _build_layout(self) -> None:
+        """Feature names and where each group starts in the weight vector."""
         names = list(SCALARS)
-        names += [f"man_sq{i}" for i in range(n)]
+        names += [f"man_sq{i}" for i in range(self.size)]
         names += [f"pat{b}_{s}" for b in range(self.nbands) for s in range(PATTERN_STATES)]
         self.names = tuple(names)
         self.index = {name: i for i, name in enumerate(names)}
         self.psq_base = len(SCALARS)
-        self.pat_base = self.psq_base + n
+        self.pat_base = self.psq_base + self.size
         self.nfeatures = len(names)
+
+    def can_move(self, position: Position) -> bool:
+        """Whether the side to move has a non-capturing step (men forward, kings any way).
+
+        For the built-in move generator a side without a capture has a legal move exactly
+        when this holds (a flying king's first ray square is its one-step square).
+        """
+        empty = self.full & ~position.occupied
+        color = int(position.turn)
+        men, kings = ((position.white_men, position.white_kings) if color == 0
+                      else (position.black_men, position.black_kings))
+        for groups, bb in ((self.man_steps[color], men), (self.king_steps, kings)):
+            if bb:
+                for delta, sources in groups:
+                    part = bb & sources
+                    if part and (part << delta if delta > 0 else part >> -delta) & empty:
+                        return True
+        return False
 
     # --- features -----------------------------------------------------------------------------
     def side_scalars(self, position: Position, color: int) -> list[int]:
@@ -322,6 +361,15 @@ class FeatureSpace:
         return {i: v for i, v in out.items() if v}
 
 
+def _step_groups(g: Geometry, dirs: tuple[int, ...]) -> tuple[tuple[int, Bitboard], ...]:
+    """One-step shifts along ``dirs`` merged by delta: ``(delta, squares that can step)``."""
+    merged: dict[int, Bitboard] = {}
+    for d in dirs:
+        for delta, sources in g.shifts[d]:
+            merged[delta] = merged.get(delta, 0) | sources
+    return tuple(sorted(merged.items()))
+
+
 def _top_square(coords: Sequence[tuple[int, int]], rows: int) -> int:
     for sq, (r, _c) in enumerate(coords):
         if r == rows - 1:
@@ -390,8 +438,7 @@ def _div_units(total: int) -> int:
 class FittedEvaluator:
     """The fitted evaluation of one ruleset: the reference for the compiled evaluation.
 
-    Same interface as :class:`bots.engine.evaluation.Evaluator` for the search
-    (``evaluate`` and ``can_move``).
+    What the pure-Python search calls: ``evaluate`` and ``can_move``.
     """
 
     def __init__(self, variant: Variant, weights: Sequence[int]) -> None:
@@ -401,9 +448,7 @@ class FittedEvaluator:
             raise ValueError("weight vector length does not match the feature space")
         self.weights = tuple(int(x) for x in weights)
         self.use_patterns = any(self.weights[s.pat_base:])
-        from bots.engine.evaluation import evaluator_legacy
-
-        self.can_move = evaluator_legacy(variant).can_move
+        self.can_move = s.can_move
 
     def raw(self, position: Position) -> int:
         """The linear score in 1/64 centi-men (mover's view), before the endgame rules."""
@@ -514,6 +559,11 @@ def fitted_evaluator(variant: Variant, *, lite: bool = False) -> FittedEvaluator
     return None if weights is None else FittedEvaluator(variant, weights)
 
 
+def default_evaluator(variant: Variant) -> FittedEvaluator:
+    """The evaluator of a ruleset without fitted weights: :func:`default_model`."""
+    return FittedEvaluator(variant, weights_from_model(space_for(variant), default_model(variant)))
+
+
 # --- the compiled evaluation's parameters ---------------------------------------------------
 NATIVE_HEADER: Final = 32
 NATIVE_MAX_BANDS: Final = 16
@@ -537,8 +587,10 @@ def _int32(value: int) -> int:
 
 
 def default_model(variant: Variant) -> dict[str, Any]:
-    """The hand-set evaluation's terms expressed on these features: the model of a ruleset
-    without fitted weights (e.g. a plugin), so the compiled evaluation always has one."""
+    """The default terms (:func:`bots.engine.evaluation.weights_for`, the hand-set
+    evaluation's, refined by the ruleset's ``eval_weights``) expressed on these features: the
+    model of a ruleset without fitted weights (e.g. a plugin), so both engines always have
+    one, and the prior of the fit."""
     from bots.engine.evaluation import weights_for
 
     hw = weights_for(variant)

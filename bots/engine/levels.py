@@ -22,8 +22,15 @@ the new level 6 in Turkish (5-2-9). On the compiled core (1.4-2.7M nodes/s on th
 on the pure-Python fallback (rulesets the core cannot run, ~50-100k nodes/s) level 7 takes
 2-4 s (capped by ``EngineConfig.max_time``) and level 8 searches less than level 7. Node
 budgets do not buy the same depth in every ruleset: Turkish (orthogonal, men also step
-sideways) branches most. Measured ladder and nominal ratings:
-``bench/results/strength-*-ladder-*.md``, ``bots/engine/data/ratings.json``.
+sideways) branches most. Measured ladder and nominal ratings: ``bench/results/strength.md``,
+``bots/engine/data/ratings.json``.
+
+The pure-Python search (rulesets the compiled core cannot run, ``KONDAVO_ENGINE=python``)
+has levels of its own, :data:`PYTHON_LEVELS`: the same levels 1-4 (depth-bounded, cheap in
+any engine) and level 8 (time-bounded), and node budgets for levels 5-7 cut to what the
+fallback searches in about a second at most (8k, 20k, 50k nodes at its 50-100k nodes/s, each
+about 2.5x the one below), so a plugin's level 7 answers within about a second (not 2-4 s) and
+level 8 still searches more than level 7. :func:`get_level` takes ``python=True`` for them.
 """
 
 from __future__ import annotations
@@ -89,7 +96,16 @@ LEVELS: dict[int, Level] = {
 }
 
 
-def get_level(level: int) -> Level:
+PYTHON_LEVELS: dict[int, Level] = {
+    **LEVELS,
+    5: Level(5, max_depth=64, node_limit=8_000, time_share=0, noise=16, random_move=0.0),
+    6: Level(6, max_depth=64, node_limit=20_000, time_share=0, noise=0, random_move=0.0),
+    7: Level(7, max_depth=64, node_limit=50_000, time_share=0, noise=0, random_move=0.0),
+}
+
+
+def get_level(level: int, *, python: bool = False) -> Level:
+    """The level's budget; ``python``: the pure-Python search's (:data:`PYTHON_LEVELS`)."""
     if level not in LEVELS:
         raise ValueError(f"bot level must be {MIN_LEVEL}..{MAX_LEVEL}, not {level!r}")
-    return LEVELS[level]
+    return (PYTHON_LEVELS if python else LEVELS)[level]

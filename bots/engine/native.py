@@ -219,10 +219,12 @@ class NativeEngine:
     """
 
     def __init__(self, variant: Variant, tt_mb: int = TT_MB,
-                 params: Sequence[int] | None = None) -> None:
+                 params: Sequence[int] | None = None, module: ModuleType | None = None) -> None:
         """``params``: evaluation parameters other than the ruleset's committed ones
-        (:func:`eval_params`), e.g. for the strength lab or the training data."""
-        if _kdcore is None:
+        (:func:`eval_params`), e.g. for the strength lab or the training data. ``module``:
+        another build of the extension (the strength lab's build against build)."""
+        core_module = module or _kdcore
+        if core_module is None:
             raise RuntimeError("the compiled core is not built")
         reason = unsupported_reason(variant)
         if reason is not None:
@@ -230,7 +232,7 @@ class NativeEngine:
         self.variant = variant
         self._spec = rules_spec(variant)
         self._params = list(params) if params is not None else eval_params(variant)
-        self._module = _kdcore
+        self._module: ModuleType = core_module
         self._special = special_table(variant)
         self.table_pieces = 0
         self._tables = b""

@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 from scipy import optimize, sparse
 
-from bots.engine.evaluation import evaluator_legacy
 from bots.engine.features import (
     PATTERN_STATES,
     SCALARS,
@@ -46,6 +45,7 @@ from bots.engine.features import (
     weights_path,
 )
 from bots.training.generate import DATA_DIR
+from bots.training.handset import handset_evaluator
 from variants import Color, Position, Variant, get_variant
 
 REG_SCALARS = 1e-6
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name} lambda={lam:g}: validation cross-entropy {ce:.4f}", flush=True)
             if name not in best or ce < best[name][0]:
                 best[name] = (ce, lam, w)
-    legacy = evaluator_legacy(variant)
+    legacy = handset_evaluator(variant)
     legacy_scores = np.array([legacy.evaluate(p) for p in positions], dtype=float)
     s_leg = fit_score_scale(legacy_scores[:split], y_tr)
     ce_leg = cross_entropy(_sigmoid(legacy_scores[split:] / s_leg), y_va)

@@ -149,6 +149,25 @@ def test_node_limited_search_is_deterministic() -> None:
     assert (a.move, a.score, a.depth, a.nodes, a.pv) == (b.move, b.score, b.depth, b.nodes, b.pv)
 
 
+def test_python_levels_are_budgets_of_their_own() -> None:
+    """The pure-Python search's levels 5-7 spend fewer nodes than the core's, still rising;
+    search_level picks them whenever the search runs in Python."""
+    from bots.engine.levels import PYTHON_LEVELS, get_level
+
+    assert [PYTHON_LEVELS[lv] for lv in (1, 2, 3, 4, 8)] == [LEVELS[lv] for lv in (1, 2, 3, 4, 8)]
+    nodes = [PYTHON_LEVELS[lv].node_limit or 0 for lv in (4, 5, 6, 7)]
+    assert nodes == sorted(nodes) and len(set(nodes)) == 4
+    for lv in (5, 6, 7):
+        assert (PYTHON_LEVELS[lv].node_limit or 0) < (LEVELS[lv].node_limit or 0)
+        assert get_level(lv, python=True) is PYTHON_LEVELS[lv]
+    variant = get_variant("english")
+    record = GameRecord.new(variant)
+    found = search_level(variant, record, level=7, seed=1, engine="python")
+    limit = PYTHON_LEVELS[7].node_limit or 0
+    assert found.nodes <= limit + CHECK_EVERY  # the budget is checked every CHECK_EVERY nodes
+    assert found.nodes > PYTHON_LEVELS[6].node_limit or found.depth >= 30
+
+
 def test_levels_differ() -> None:
     budgets = [(lv.max_depth, lv.node_limit or 10**9, lv.time_share) for lv in LEVELS.values()]
     assert budgets == sorted(budgets)
@@ -231,6 +250,29 @@ def test_eval_weights_hook_and_declared_properties() -> None:
 
     with pytest.raises(ValueError, match="kign"):
         evaluator_for(Typo())
+
+
+def test_every_ruleset_evaluates_with_the_fitted_model() -> None:
+    """The hand-set evaluator is off the production path: a ruleset with fitted weights gets
+    its lite model, a plugin without any the default model on the same features."""
+    from bots.engine.features import (
+        FittedEvaluator,
+        default_model,
+        load_weights,
+        space_for,
+        weights_from_model,
+    )
+
+    english = get_variant("english")
+    ev = evaluator_for(english)
+    assert isinstance(ev, FittedEvaluator)
+    assert list(ev.weights) == load_weights(english, lite=True)
+    plugin = SixBySix()
+    ev = evaluator_for(plugin)
+    assert isinstance(ev, FittedEvaluator)
+    assert list(ev.weights) == weights_from_model(space_for(plugin), default_model(plugin))
+    up = plugin.parse_fen("W:W13,14:B5")  # White a man up
+    assert ev.evaluate(up) > 50 and not ev.use_patterns
 
 
 def test_evaluation_rewards_advancement_and_is_symmetric() -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import shutil
+import sys
+from pathlib import Path
 
 import pytest
 
-from bench.strength import material_balance_check, random_opening
+from bench.strength import Meter, build_player, core_build, material_balance_check, random_opening
 from bots.engine.native import native_available
 from variants import GameRecord, get_variant
 
@@ -58,3 +61,24 @@ def test_balanced_openings_are_redrawn_until_accepted() -> None:
             record.push(move)
         rejected += not check(record)
     assert rejected >= 5
+
+
+def test_another_build_of_the_core_plays_next_to_this_one(tmp_path: Path) -> None:
+    """``--against-build``: a copy of the extension loads as a module of its own and its
+    level 8 plays legal moves, with this build's engine untouched."""
+    import bots.native._kdcore as this_build
+
+    copy = tmp_path / Path(this_build.__file__ or "").name
+    shutil.copyfile(this_build.__file__ or "", copy)
+    other = core_build(str(copy))
+    assert other is not this_build and other.__file__ == str(copy)
+    variant = get_variant("english")
+    meter = Meter()
+    play = build_player(variant, other, 0.05, meter)
+    record = GameRecord.new(variant)
+    for _ in range(4):
+        move = play(variant, record, random.Random(1))
+        assert move in record.legal_moves()
+        record.push(move)
+    assert meter.searches >= 3 and meter.nodes > 0 and meter.depth >= 1
+    assert sys.modules["bots.native._kdcore"] is this_build
