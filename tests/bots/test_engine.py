@@ -164,8 +164,9 @@ def test_python_levels_are_budgets_of_their_own() -> None:
     record = GameRecord.new(variant)
     found = search_level(variant, record, level=7, seed=1, engine="python")
     limit = PYTHON_LEVELS[7].node_limit or 0
-    assert found.nodes <= limit + CHECK_EVERY  # the budget is checked every CHECK_EVERY nodes
-    assert found.nodes > PYTHON_LEVELS[6].node_limit or found.depth >= 30
+    # the budget is checked every CHECK_EVERY nodes (the core's level 7 would go on to 200k)
+    assert found.nodes <= limit + CHECK_EVERY
+    assert found.move in record.legal_moves()
 
 
 def test_levels_differ() -> None:
