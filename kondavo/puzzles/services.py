@@ -181,7 +181,8 @@ def puzzle_fields(raw: Mapping[str, Any]) -> dict[str, Any]:
         rating = float(raw.get("rating", glicko.START_RATING))
     except (TypeError, ValueError):
         raise PuzzleDataError(f"{pid}: bad rating {raw.get('rating')!r}") from None
-    source = raw.get("source") if isinstance(raw.get("source"), Mapping) else {}
+    found = raw.get("source")
+    source: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     ply = source.get("ply")
     return {
         "id": pid, "ruleset": ruleset, "fen": str(raw["fen"]).strip(), "solution": solution,
