@@ -431,9 +431,16 @@ def session_progress_claim(*, session: Any, player: Player) -> int:
     for ruleset, row in (data.get("r") or {}).items():
         if not isinstance(row, list) or len(row) != 6 or not int(row[3]):
             continue
-        PuzzleRating.objects.get_or_create(player=player, ruleset=str(ruleset)[:32], defaults={
-            "rating": float(row[0]), "deviation": float(row[1]), "volatility": float(row[2]),
-            "attempts": int(row[3]), "wins": int(row[4]), "best_streak": int(row[5])})
+        values = {"rating": float(row[0]), "deviation": float(row[1]),
+                  "volatility": float(row[2]), "attempts": int(row[3]), "wins": int(row[4])}
+        found, created = PuzzleRating.objects.get_or_create(
+            player=player, ruleset=str(ruleset)[:32],
+            defaults={**values, "best_streak": int(row[5])})
+        if not created and found.attempts == 0:  # a row with no rated attempt yet
+            for name, value in values.items():
+                setattr(found, name, value)
+            found.best_streak = max(found.best_streak, int(row[5]))
+            found.save()
     moved = 0
     attempts = data.get("a") or {}
     known = set(Puzzle.objects.filter(pk__in=list(attempts)).values_list("pk", flat=True))

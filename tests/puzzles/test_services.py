@@ -248,6 +248,8 @@ def test_a_guest_keeps_progress_in_the_session_and_brings_it_to_an_account() -> 
     assert not PuzzleRating.objects.exists()  # nothing of a guest in the database
 
     player = Player.objects.create(kind=Player.Kind.USER, name="was-guest")
+    # A streak started on the account made it a rating row, with no rated attempt yet.
+    services.AccountProgress(player).best_streak("spanish", 0)
     assert services.session_progress_claim(session=again, player=player) == 1
     row = PuzzleRating.objects.get(player=player, ruleset="spanish")
     assert (round(row.rating, 1), row.attempts, row.wins) == (1662.3, 1, 1)
