@@ -4,6 +4,7 @@ guest's progress moves to the account, the home page shows the daily puzzle."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -166,3 +167,32 @@ def test_the_daily_puzzle_comes_from_a_ruleset_that_has_puzzles(client: Client) 
     home = client.get("/")
     assert b'href="/puzzles/turkish-00000000aa/"' in home.content
     assert "sessionid" not in client.cookies
+
+
+def test_a_guest_who_signs_up_keeps_the_progress(client: Client, puzzles: None) -> None:
+    post(client, "/puzzles/turkish-00000000aa/move", {"ply": 0, "move": "b7-b8"})
+    post(client, "/puzzles/turkish-00000000aa/move", {"ply": 2, "move": "b8xb4xh4"})
+    response = client.post("/accounts/signup/", {"username": "pz-newcomer",
+                                                 "password1": "Un-mot-de-passe-9",
+                                                 "password2": "Un-mot-de-passe-9"})
+    assert response.status_code == 302
+    row = PuzzleRating.objects.get(player__name="pz-newcomer", ruleset="turkish")
+    assert (round(row.rating), row.attempts, row.wins) == (1662, 1, 1)
+    page = client.get("/puzzles/?ruleset=turkish")
+    assert page.context["rating"]["rating"] == 1662
+
+
+def test_load_puzzles_command(tmp_path: Any) -> None:
+    from django.core.management import CommandError, call_command
+
+    path = tmp_path / "two.jsonl"
+    path.write_text(json.dumps(shot("english")) + "\n" + json.dumps(shot("spanish")) + "\n")
+    out = io.StringIO()
+    call_command("load_puzzles", str(path), stdout=out)
+    assert out.getvalue().strip() == (
+        "1 files (0 unchanged): 2 puzzles new, 0 updated, 0 skipped")
+    out = io.StringIO()
+    call_command("load_puzzles", str(path), stdout=out)
+    assert "1 files (1 unchanged): 0 puzzles new" in out.getvalue()
+    with pytest.raises(CommandError, match="no such file"):
+        call_command("load_puzzles", str(tmp_path / "missing.jsonl"))
