@@ -133,7 +133,7 @@ function load(puzzle) {
               legal: puzzle.legal, movable: puzzle.solver, lastMove: null,
               capturedPieces: [] });
   $("pz-prompt").textContent = t("pzYourMove", { side: sideName(puzzle.solver) });
-  feedback(puzzle.game && puzzle.game.played
+  feedback(pz.mode === "mine" && puzzle.game && puzzle.game.played
     ? t("pzFromGame", { played: puzzle.game.played }) : "");
   meta();
   showButtons({ playing: true });
