@@ -144,3 +144,31 @@ def test_the_page_runs_under_the_content_security_policy(daphne_server: str, new
     page.goto(f"{daphne_server}/")
     page.locator("#daily-board .kb-piece").first.wait_for()
     assert page.get_attribute("#daily-puzzle", "href") == "/puzzles/english-00000000aa/"
+
+
+def test_my_games_brings_back_the_shot_a_guest_missed(daphne_server: str, new_page: Any,
+                                                      artifacts_dir: Path) -> None:
+    pytest.importorskip("bots.puzzles")
+    from kondavo.accounts.models import Player
+    from kondavo.games import services as games
+    from tests.browser.frontend_helpers import player_of
+
+    page = new_page(**PHONE)
+    page.goto(f"{daphne_server}/rules/")
+    me = player_of(page)
+    other = Player.objects.create(kind=Player.Kind.USER, name="pz-opponent")
+    start = "B:W17,18,20,21,23,27,28,29:B1,2,3,5,9,10,13,15"  # 15x22 wins; 13x22 was played
+    game = games.game_create(creator=other, opponent=me, ruleset="english", color="white",
+                             start_fen=start)
+    games.game_play_move(game_id=game.id, player=me, ply=0, move_text="13x22")
+    games.game_resign(game_id=game.id, player=me)
+    assert services.game_puzzles_store(game_id=game.id) >= 1  # what the task does
+
+    page.goto(f"{daphne_server}/puzzles/?ruleset=english&mode=mine")
+    page.wait_for_function("window.kondavoPuzzles && window.kondavoPuzzles.puzzle")
+    assert page.evaluate("window.kondavoPuzzles.puzzle.fen") == start
+    assert "you played 13x22 here" in page.inner_text("#pz-feedback")
+    tap_move(page, "15x22")
+    page.wait_for_function("window.kondavoPuzzles.over")
+    assert page.inner_text("#pz-feedback").startswith("Solved!")
+    page.screenshot(path=str(artifacts_dir / "puzzles-my-games.png"))
