@@ -171,6 +171,12 @@ def js_strings() -> dict[str, object]:
             "not_a_player": _("You are not playing in this game."),
             "not_found": _("No such game."),
             "rate_limited": _("Too many requests; slow down."),
+            # the socket's own words are English: every code a page can meet has its sentence
+            "limit_reached": _("You have reached the limit: finish, cancel or resign one "
+                               "first."),
+            "bad_request": _("That request was refused."),
+            "unavailable": _("Not available just now: try again in a moment."),
+            "too_large": _("That is too large."),
             "generic": _("Something went wrong."),
             **chat_error_strings(),  # the chat app's error codes
         },

@@ -241,8 +241,12 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
         try:  # depth, numbers and sizes checked before parsing (kondavo.limits)
             return decode_json_body(request.body, Limits(max_bytes=limit,
                                                           max_string=analysis.MAX_PDN_CHARS))
-        except ClientInputError as exc:
-            raise analysis.AnalysisInputError(exc.message) from None
+        except ClientInputError as exc:  # its words are the protocol's, in English
+            if exc.code == "too_large":  # the only long strings are a PDN or a FEN
+                raise analysis.AnalysisInputError(
+                    _("The PDN is too long (the limit is %(limit)s characters).")
+                    % {"limit": analysis.MAX_PDN_CHARS}) from None
+            raise analysis.AnalysisInputError(_("The request could not be read.")) from None
     return request.POST.dict()
 
 

@@ -173,3 +173,35 @@ def test_a_rate_in_words(lang: str, rates: str, words: str) -> None:
 
     with translation.override(lang):
         assert rate_text(parse_rates(rates)[0]) == words
+
+
+@pytest.mark.django_db
+def test_a_pasted_pdn_too_long_is_refused_in_the_visitors_language() -> None:
+    """Refused by the JSON body's limits before the PDN is read: still the visitor's words
+    (the limits' own words are the protocol's English)."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="tr")
+    client.get("/analysis/")
+    answer = client.post("/analysis/replay", json.dumps(
+        {"ruleset": "international", "pdn": "1. 32-28 " + "x" * 65_000}),
+        content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json()["error"]["message"] == "PDN çok uzun (sınır 64000 karakter)."
+    answer = client.post("/analysis/replay", b'{"ruleset": "international", "pdn": ',
+                         content_type="application/json")
+    assert answer.json()["error"]["message"] == "İstek okunamadı."
+
+
+@pytest.mark.parametrize("lang", ["tr", "pt-br", "es", "pl"])
+def test_the_pages_name_every_refusal_a_socket_can_send(lang: str) -> None:
+    """The socket's messages are English: the game and lobby pages show their own sentence
+    for each code a game action or a seek can be refused with (frontend/jsi18n.py)."""
+    from frontend.jsi18n import js_strings
+
+    with translation.override(lang):
+        errors = js_strings()["errors"]
+    with translation.override("en"):
+        english = js_strings()["errors"]
+    assert isinstance(errors, dict) and isinstance(english, dict)
+    for code in ("limit_reached", "bad_request", "unavailable", "too_large", "not_allowed",
+                 "not_found", "illegal_move", "rate_limited"):
+        assert errors[code] and errors[code] != english[code], code

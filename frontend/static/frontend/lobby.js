@@ -39,7 +39,10 @@ function connect() {
     } else if (frame.t === "error") {
       if (frame.d.code === "not_a_player" && pending && !askedIdentity) { becomeGuest(); return; }
       pending = null;
-      statusEl.textContent = (I18N.errors || {})[frame.d.code] || frame.d.message || "";
+      // The socket's words are English: a page in another language shows its own sentence.
+      const english = (document.documentElement.lang || "en").toLowerCase().startsWith("en");
+      statusEl.textContent = (I18N.errors || {})[frame.d.code] ||
+        (english ? frame.d.message : "") || (I18N.errors || {}).generic || "";
       tbody.querySelectorAll("button:disabled").forEach((b) => { b.disabled = false; });
     }
   });
