@@ -4,7 +4,8 @@ The outermost layer (``kondavo.proxy``) sets the client's address and scheme fro
 headers only when a proxy in ``KONDAVO_TRUSTED_PROXIES`` sent them.
 Then HTTP goes to Django (wrapped in the staticfiles handler when ``KONDAVO_SERVE_STATIC``, i.e.
 in local and test settings); websockets go through the allowed-hosts origin check, the
-session/auth middleware and the URL router built from ``kondavo/routing.py``.
+session middleware (the user looked up lazily, ``kondavo.accounts.middleware``) and the URL
+router built from ``kondavo/routing.py``.
 """
 
 import os
@@ -16,11 +17,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kondavo.settings.local")
 # Must run before importing anything that touches models (consumers, routing).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from kondavo.accounts.middleware import SessionUserMiddlewareStack  # noqa: E402
 from kondavo.routing import websocket_urlpatterns  # noqa: E402
 
 http_app = django_asgi_app
@@ -46,7 +47,7 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SessionUserMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )
@@ -65,7 +66,9 @@ application = TrustedProxyMiddleware(
     application, TrustedProxies(parse_trusted(settings.KONDAVO_TRUSTED_PROXIES)))
 
 # Under Daphne, each websocket's frame budget is spent in the protocol, before a frame is
-# queued for the application (kondavo.games.discipline.guard_daphne).
-from kondavo.games.discipline import guard_daphne  # noqa: E402
+# queued for the application (kondavo.games.discipline.guard_daphne); autobahn's per-opening
+# debug formatting happens only when debug logging is on (lazy_autobahn_debug).
+from kondavo.games.discipline import guard_daphne, lazy_autobahn_debug  # noqa: E402
 
 guard_daphne()
+lazy_autobahn_debug()

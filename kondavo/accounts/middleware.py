@@ -1,4 +1,5 @@
-"""``request.player`` for every HTTP request, and ``get_player_for_scope`` for consumers.
+"""``request.player`` for every HTTP request; for websockets, ``LazyUserMiddleware`` (the
+session's user, looked up on first use) and ``player_for_scope_sync`` / ``get_player_for_scope``.
 
 A visitor gets a guest identity (a Player row and a session) only when they first do
 something that needs one: ``player_required(request)``, called by the views that create or
@@ -9,10 +10,14 @@ and crawlers create nothing: for them ``request.player`` is None.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.sessions import SessionMiddlewareStack
+from django.contrib import auth
 from django.http import HttpRequest, HttpResponse
+from django.utils.functional import SimpleLazyObject
 
 from .models import Player
 from .services import (
@@ -89,3 +94,31 @@ async def get_player_for_scope(scope: dict[str, Any]) -> Player | None:
     player when this is None.
     """
     return await database_sync_to_async(player_for_scope_sync)(scope)
+
+
+class LazyUserMiddleware:
+    """ASGI middleware for websockets: ``scope["user"]`` is the session's user, looked up
+    the first time it is used, in whichever worker thread uses it.
+
+    Channels' ``AuthMiddleware`` looks the user up in a thread hop of its own for every
+    handshake, on the one shared "sync" thread, before the consumer runs: a crowd opening
+    sockets queued there. Kondavo's consumers read the user only inside the worker-thread
+    call that admits the socket (``kondavo.games.consumers``), so the lookup rides along
+    with the socket's other reads; a visitor without a session cookie costs no query at
+    all. The user must never be touched on the event loop (Django refuses a query there).
+    Needs ``scope["session"]`` (``channels.sessions.SessionMiddlewareStack``)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if "session" not in scope:
+            raise ValueError("LazyUserMiddleware needs SessionMiddleware around it")
+        holder = SimpleNamespace(session=scope["session"])
+        scope = {**scope, "user": SimpleLazyObject(lambda: auth.get_user(holder))}
+        return await self.inner(scope, receive, send)
+
+
+def SessionUserMiddlewareStack(inner: Any) -> Any:  # noqa: N802 (as Channels' stacks)
+    """Cookies, the session, and the session's user looked up lazily (see above)."""
+    return SessionMiddlewareStack(LazyUserMiddleware(inner))

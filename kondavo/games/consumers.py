@@ -24,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from kondavo.accounts.middleware import get_player_for_scope
+from kondavo.accounts.middleware import player_for_scope_sync
 from kondavo.accounts.models import Player
 from kondavo.games import clock, discipline, events, hooks, selectors, services, wire
 from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, CLOSE_TOO_LARGE
@@ -123,35 +123,52 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
 
     async def admit(self) -> bool:
         """Gate, player, cool-down and caps. False: the socket was refused (and closed)."""
+        if not self.pass_gate():
+            await self.close()  # before accept: the handshake gets a 403, nothing else is done
+            return False
+        try:
+            await db_call(self.admit_sync)()
+        except discipline.Refused as exc:
+            await self.refuse(exc)
+            return False
+        return True
+
+    def pass_gate(self) -> bool:
+        """The per-address connect gate, on the event loop: nothing else is done for a
+        socket it refuses."""
         self.registry_keys = []
         self.hub_groups = []
         self.hub_pending = []
         self.budget = discipline.FrameBudget()
         self.owner = discipline.owner_of(self.scope, None)
-        if not discipline.connect_gate.allow(self.owner.address):
-            await self.close()  # before accept: the handshake gets a 403, nothing else is done
-            return False
-        self.player = await get_player_for_scope(self.scope)
+        return discipline.connect_gate.allow(self.owner.address)
+
+    def admit_sync(self) -> None:
+        """The player behind the session and the caps, in the worker thread of the socket's
+        first database call (one thread hop for the whole admission; the session's user is
+        looked up here, see ``kondavo.accounts.middleware.LazyUserMiddleware``). Raises
+        ``discipline.Refused``."""
+        self.player = player_for_scope_sync(self.scope)
         self.owner = discipline.owner_of(self.scope, self.player.pk if self.player else None)
-        try:
-            self.registry_keys = await off_loop(discipline.socket_admit)(self.owner,
-                                                                          self.channel_name)
-        except discipline.Refused as exc:
-            await self.accept()
-            await self.send_error(exc.code, exc.message)
-            await self.close(code=CLOSE_REFUSED)
-            return False
+        self.registry_keys = discipline.socket_admit(self.owner, self.channel_name)
         self.registry_refreshed = time.monotonic()
         self.admitted = True
-        return True
+
+    async def refuse(self, exc: discipline.Refused) -> None:
+        await self.accept()
+        await self.send_error(exc.code, exc.message)
+        await self.close(code=CLOSE_REFUSED)
 
     async def release(self) -> None:
-        for group in self.hub_groups:
-            await hub().leave(group, self)
-        self.hub_groups = []
+        await self.leave_hub()
         keys, self.registry_keys = getattr(self, "registry_keys", []), []
         if keys:
             await off_loop(discipline.socket_release)(keys, self.channel_name)
+
+    async def leave_hub(self) -> None:
+        for group in self.hub_groups:
+            await hub().leave(group, self)
+        self.hub_groups = []
 
     async def subscribe(self, group: str, rank: int = SPECTATORS) -> None:
         await hub().join(group, self, rank)
@@ -350,60 +367,27 @@ class GameConsumer(_ProtocolConsumer):
         }
 
     async def connect(self) -> None:
+        """Gate (on the loop), subscribe, then ONE worker-thread call: player, caps, the
+        game (or an anonymous spectator's cached state) and presence. A crowd opening
+        sockets costs each socket one thread hop, not four."""
         self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])[:12]
         self.group = game_group(self.game_id)
         self.member = ""
         self.presence_sent: dict[str, Any] | None = None
-        if not await self.admit():
+        if not self.pass_gate():
+            await self.close()  # before accept: the handshake gets a 403
             return
-        await self.accept()
-
-        def opened(stamp: tuple[int, int, int] | None
-                   ) -> tuple[int, dict[str, Any], bool] | None:
-            """One read of the game (flagged first if its clock has run out), presence,
-            then the state."""
-            game = selectors.game_get(game_id=self.game_id)
-            if game is None:
-                return None
-            if (game.status == Game.Status.ACTIVE and game.flag_at is not None
-                    and game.flag_at <= clock.now()
-                    and services.game_flag_if_expired(game_id=self.game_id)):
-                game = selectors.game_get(game_id=self.game_id)
-                if game is None:
-                    return None
-            self.member = services.presence_member(game=game, player=self.player,
-                                                   socket_id=self.channel_name)
-            presence = services.game_presence_open(game=game, member=self.member)
-            state = wire.game_state(game, self.player, presence=presence)
-            self.game_seen = game
-            if self.player is None and stamp is not None:
-                _spectator_states.put(self.game_id, stamp, game, state)
-            return game.version, state, game.side_of(self.player) is not None
-
-        def opened_from(game: Game, base: dict[str, Any]
-                        ) -> tuple[int, dict[str, Any], bool]:
-            """An anonymous spectator's opening from the state another one was just sent:
-            only presence and the clocks are its own."""
-            game = copy.copy(game)
-            self.member = services.presence_member(game=game, player=None,
-                                                   socket_id=self.channel_name)
-            presence = services.game_presence_open(game=game, member=self.member)
-            self.game_seen = game
-            state = {**base, "presence": presence,
-                     "clocks": wire.clocks_payload(game, clock.now())}
-            return game.version, state, False
-
         # Subscribe before the state is read, so no event falls between the two (as a
         # spectator: moved up to the players' rank once the seat is known).
         await self.subscribe(self.group)
         stamp = hub().stamp(self.group)
-        cached = (_spectator_states.get(self.game_id, stamp)
-                  if self.player is None and stamp is not None else None)
-        if cached is not None:
-            result: tuple[int, dict[str, Any], bool] | None = await off_loop(opened_from)(
-                *cached)
-        else:
-            result = await db_call(opened)(stamp)
+        try:
+            result = await db_call(self.opened)(stamp)
+        except discipline.Refused as exc:
+            await self.leave_hub()
+            await self.refuse(exc)
+            return
+        await self.accept()
         if result is None:
             await self.release()
             await self.send_error("not_found", "no such game")
@@ -417,21 +401,65 @@ class GameConsumer(_ProtocolConsumer):
         await self.send_frame("state", state)
         await self.done_handling()
 
+    def opened(self, stamp: tuple[int, int, int] | None
+               ) -> tuple[int, dict[str, Any], bool] | None:
+        """Admission, then one read of the game (flagged first if its clock has run out),
+        presence and the state; an anonymous spectator gets the state another one was just
+        sent while the hub's stamp of the game is unchanged (``_SpectatorStates``): only
+        presence and the clocks are its own."""
+        self.admit_sync()
+        cached = (_spectator_states.get(self.game_id, stamp)
+                  if self.player is None and stamp is not None else None)
+        if cached is not None:
+            game, base = copy.copy(cached[0]), cached[1]
+            self.member = services.presence_member(game=game, player=None,
+                                                   socket_id=self.channel_name)
+            presence = services.game_presence_open(game=game, member=self.member)
+            self.game_seen = game
+            state = {**base, "presence": presence,
+                     "clocks": wire.clocks_payload(game, clock.now())}
+            return game.version, state, False
+        found = selectors.game_get(game_id=self.game_id)
+        if found is None:
+            return None
+        game = found
+        if (game.status == Game.Status.ACTIVE and game.flag_at is not None
+                and game.flag_at <= clock.now()
+                and services.game_flag_if_expired(game_id=self.game_id)):
+            found = selectors.game_get(game_id=self.game_id)
+            if found is None:
+                return None
+            game = found
+        self.member = services.presence_member(game=game, player=self.player,
+                                               socket_id=self.channel_name)
+        presence = services.game_presence_open(game=game, member=self.member)
+        state = wire.game_state(game, self.player, presence=presence)
+        self.game_seen = game
+        if self.player is None and stamp is not None:
+            _spectator_states.put(self.game_id, stamp, game, state)
+        return game.version, state, game.side_of(self.player) is not None
+
     async def disconnect(self, code: int) -> None:
-        await self.release()
-        if getattr(self, "member", ""):
-            seen = self.game_seen
+        """Leave the hub, then one worker-thread call: the caps' registry and presence."""
+        await self.leave_hub()
+        keys, self.registry_keys = getattr(self, "registry_keys", []), []
+        member, seen = getattr(self, "member", ""), self.game_seen
+        if not keys and not member:
+            return
 
-            def closed() -> None:
-                # The seats cannot have changed since the game was read unless it was
-                # still waiting for a player; presence needs nothing else of it.
-                game = seen
-                if game is None or game.status == Game.Status.WAITING:
-                    game = selectors.game_get(game_id=self.game_id)
-                if game is not None:
-                    services.game_presence_close(game=game, member=self.member)
+        def closed() -> None:
+            discipline.socket_release(keys, self.channel_name)
+            if not member:
+                return
+            # The seats cannot have changed since the game was read unless it was
+            # still waiting for a player; presence needs nothing else of it.
+            game = seen
+            if game is None or game.status == Game.Status.WAITING:
+                game = selectors.game_get(game_id=self.game_id)
+            if game is not None:
+                services.game_presence_close(game=game, member=member)
 
-            await db_call(closed)()
+        await db_call(closed)()
 
     def _state(self) -> tuple[int, dict[str, Any]] | None:
         game = selectors.game_get(game_id=self.game_id)

@@ -181,6 +181,39 @@ def guard_daphne() -> bool:
     return True
 
 
+def lazy_autobahn_debug() -> bool:
+    """autobahn (Daphne's websocket protocol) pretty-prints its whole configuration for a
+    debug log line at every websocket opening, whether or not debug logging is on: about 7%
+    of a Daphne's CPU while a crowd opens sockets. Replace its module's ``pformat`` with one
+    that formats only if the line is written (the object's ``str()``). False when autobahn
+    is not installed."""
+    try:
+        from autobahn.websocket import protocol
+    except ImportError:
+        return False
+    real = protocol.pformat
+    if getattr(real, "kondavo_lazy", False):
+        return True
+
+    class Deferred:
+        __slots__ = ("obj",)
+
+        def __init__(self, obj: object) -> None:
+            self.obj = obj
+
+        def __str__(self) -> str:
+            return str(real(self.obj))
+
+        __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+
+    def lazy_pformat(obj: object, *args: Any, **kwargs: Any) -> Any:
+        return real(obj, *args, **kwargs) if args or kwargs else Deferred(obj)
+
+    lazy_pformat.kondavo_lazy = True  # type: ignore[attr-defined]
+    protocol.pformat = lazy_pformat
+    return True
+
+
 class ConnectGate:
     """Socket openings per owner in this process: a bounded table of token buckets."""
 
