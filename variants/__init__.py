@@ -15,6 +15,7 @@ from variants.base import (
     Precedence,
     PromotionRule,
     RulesPage,
+    RulesSpec,
     SquareInfo,
     Text,
     Variant,
@@ -40,7 +41,8 @@ __all__ = [
     "GameRecord", "IllegalMove", "InvalidFEN", "InvalidNotation", "InvalidPDN", "InvalidPosition",
     "InvalidSquare",
     "Move", "Notation", "OrthogonalVariant", "Outcome", "PDNMoveError", "PlayedMove", "Position",
-    "Precedence", "PromotionRule", "Reason", "Registry", "RulesPage", "Square", "SquareInfo",
+    "Precedence", "PromotionRule", "Reason", "Registry", "RulesPage", "RulesSpec", "Square",
+    "SquareInfo",
     "Text", "UnknownVariant", "Variant", "VariantError", "default_registry", "get_variant",
     "variant_keys",
 ]

@@ -47,6 +47,7 @@ from variants.notation import FILES, BoardSpec, Notation, RulesetNotation, Squar
 from variants.outcomes import RulesetOutcomes
 from variants.spec import (
     RESERVED,
+    SPEC_FIELDS,
     Criterion,
     Precedence,
     PromotionRule,
@@ -90,13 +91,21 @@ class Variant(RulesetWords, RulesetNotation, MoveGenerator, RulesetOutcomes):
     mid_capture_promotion: ClassVar[PromotionRule] = PromotionRule.STAYS_MAN
     max_king_moves_with_men: ClassVar[int] = 0  # 0: no limit (read from the history)
 
+    rules: ClassVar[RulesSpec | None] = None  # the rules as one value (see __init_subclass__)
+
     _defined_in: ClassVar[Path | None] = None  # the directory of the class's module
 
     def __init_subclass__(cls, **kwargs: object) -> None:
+        """A ruleset declares its rules either as one value, ``rules = RulesSpec(...)``, or
+        field by field as class attributes (``flying_kings = True``); ``rules`` is unpacked
+        into the attributes here, so both read the same way and ``spec`` gathers them."""
         super().__init_subclass__(**kwargs)
         module = sys.modules.get(cls.__module__)
         file = getattr(module, "__file__", None)
         cls._defined_in = Path(file).resolve().parent if file else None
+        rules = cls.__dict__.get("rules")
+        if rules is not None:
+            _unpack_rules(cls, rules)
 
     def __init__(self) -> None:
         self.geometry = Geometry.build(self.rows, self.cols, self._square_coords(),
@@ -167,6 +176,24 @@ class Variant(RulesetWords, RulesetNotation, MoveGenerator, RulesetOutcomes):
     def initial_position(self) -> Position:
         return self._initial
 
+
+
+def _unpack_rules(cls: type[Variant], rules: object) -> None:
+    """Set ``cls``'s rule attributes from its declared ``rules``."""
+    if not isinstance(rules, RulesSpec):
+        raise TypeError(f"{cls.__name__}.rules must be a RulesSpec, not {rules!r}")
+    board = "orthogonal" if tuple(cls.vectors) == ORTHOGONAL else "diagonal"
+    if rules.board != board:
+        raise TypeError(f"{cls.__name__}: rules.board is {rules.board!r} but the class is a "
+                        f"{board} ruleset (subclass DiagonalVariant or OrthogonalVariant)")
+    for name in SPEC_FIELDS:
+        if name == "board" or (board == "orthogonal" and name in _DIAGONAL_ONLY):
+            continue
+        setattr(cls, name, getattr(rules, name))
+    cls.rules = None  # unpacked: ``spec`` is the one value to read
+
+
+_DIAGONAL_ONLY = ("playable_parity", "number_from_bottom_right")
 
 
 class DiagonalVariant(Variant):

@@ -137,6 +137,21 @@ class RulesSpec:
     repetitions: int = 3
     max_king_moves_with_men: int = 0  # 0: no limit (a rule that reads the game's history)
 
+    def __post_init__(self) -> None:
+        # Accept the convenient spellings (a named Precedence, lists) and store one form, so
+        # that two specs of the same rules are equal and hash alike.
+        precedence: object = self.precedence
+        if isinstance(precedence, Precedence):
+            object.__setattr__(self, "precedence", precedence.criteria)
+        else:
+            object.__setattr__(self, "precedence", tuple(self.precedence))
+        for name in ("man_move_vectors", "man_capture_vectors", "king_move_vectors",
+                     "king_capture_vectors"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, tuple((int(a), int(b)) for a, b in value))
+        object.__setattr__(self, "piece_values", tuple(self.piece_values))
+
     @property
     def vectors(self) -> Vectors:
         """Every direction of the board."""

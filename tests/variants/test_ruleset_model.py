@@ -14,10 +14,12 @@ import pytest
 from variants import (
     Color,
     Criterion,
+    DiagonalVariant,
     GameRecord,
     Move,
     Outcome,
     Position,
+    Precedence,
     PromotionRule,
     Reason,
     Variant,
@@ -234,3 +236,46 @@ def test_the_export_names_what_a_file_cannot_hold() -> None:
         "# Not in this file (a ruleset file cannot hold them): the Python hook "
         "special_outcome")
     assert "the Python hook rank_captures" in ruleset_to_toml(FirstCapture())
+
+
+# --- declaring the rules as one value -------------------------------------------------------
+
+def test_a_class_declares_its_rules_as_one_spec() -> None:
+    class Mini(DiagonalVariant):
+        key = "mini"
+        name = "Mini"
+        rules = RulesSpec(rows=6, cols=6, initial_fen="W:W13-18:B1-6", flying_kings=True,
+                          precedence=Precedence.MAX_PIECES.criteria)
+
+    mini = Mini()
+    assert mini.spec == RulesSpec(rows=6, cols=6, initial_fen="W:W13-18:B1-6",
+                                  flying_kings=True, precedence=(Criterion.MOST_PIECES,))
+    assert (Mini.flying_kings, Mini.rows, Mini.rules) == (True, 6, None)  # unpacked
+
+    class MiniByAttributes(DiagonalVariant):  # the same rules, field by field
+        key = "mini2"
+        name = "Mini"
+        rows = cols = 6
+        initial_fen = "W:W13-18:B1-6"
+        flying_kings = True
+        precedence = Precedence.MAX_PIECES
+
+    same = MiniByAttributes()
+    assert same.spec == mini.spec and same.spec.digest() == mini.spec.digest()
+    assert mini.perft(mini.initial_position(), 4) == same.perft(same.initial_position(), 4)
+
+
+def test_a_spec_of_the_wrong_board_is_refused() -> None:
+    with pytest.raises(TypeError, match="rules.board is 'orthogonal'"):
+        class Wrong(DiagonalVariant):
+            key = "wrong"
+            rules = RulesSpec(board="orthogonal", initial_fen="W:Wa2:Ba7")
+
+
+def test_named_precedences_and_lists_are_stored_in_one_form() -> None:
+    loose = RulesSpec(precedence=Precedence.MAX_PIECES,  # type: ignore[arg-type]
+                      man_capture_vectors=[[1, 1], [1, -1]])  # type: ignore[arg-type]
+    assert loose == RulesSpec(precedence=(Criterion.MOST_PIECES,),
+                              man_capture_vectors=((1, 1), (1, -1)))
+    assert hash(loose) == hash(RulesSpec(precedence=(Criterion.MOST_PIECES,),
+                                         man_capture_vectors=((1, 1), (1, -1))))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from variants.base import Notation
-from variants.rulesets.international import International
+from variants.rulesets.international import INTERNATIONAL, International
 from variants.rulesets.rules_pages import RULES_PAGES
 
 
@@ -22,8 +24,9 @@ class Brazilian(International):
         "pl": "Warcaby brazylijskie",
     }
     rules_pages = RULES_PAGES["brazilian"]
-    rows = cols = 8
-    initial_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+    rules = replace(  # International's rules on the 8x8 board
+        INTERNATIONAL.spec, rows=8, cols=8,
+        initial_fen="W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8")
     notation = Notation.ALGEBRAIC
     accepts_numeric_input = True  # International-style numbers: 1 = b8, 32 = g1
     full_capture_path = True  # official notation: c3xe5xg7

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from variants.base import DiagonalVariant, Precedence, PromotionRule
+from variants.base import DiagonalVariant, Precedence, PromotionRule, RulesSpec
 from variants.rulesets.rules_pages import RULES_PAGES
 from variants.types import Color
 
@@ -23,13 +23,15 @@ class English(DiagonalVariant):
     }
     rules_pages = RULES_PAGES["english"]
     scoring = "1-0"
-    initial_fen = "B:W21-32:B1-12"
-    first_to_move = Color.BLACK
     side_names = ("White", "Black")
-    # Men move and capture forward only; kings step one square and jump short.
-    flying_kings = False
-    precedence = Precedence.FREE
-    mid_capture_promotion = PromotionRule.ENDS_MOVE
+    rules = RulesSpec(
+        initial_fen="B:W21-32:B1-12",
+        first_to_move=Color.BLACK,
+        # Men move and capture forward only; kings step one square and jump short.
+        flying_kings=False,
+        precedence=Precedence.FREE.criteria,
+        mid_capture_promotion=PromotionRule.ENDS_MOVE,
+    )
 
 
 ENGLISH = English()

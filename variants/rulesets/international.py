@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from variants.base import DiagonalVariant, Precedence
+from variants.base import DiagonalVariant, Precedence, RulesSpec
 from variants.geometry import DIAGONAL
 from variants.rulesets.rules_pages import RULES_PAGES
 
@@ -24,13 +24,15 @@ class International(DiagonalVariant):
         "pl": "Warcaby międzynarodowe",
     }
     rules_pages = RULES_PAGES["international"]
-    rows = cols = 10
-    initial_fen = "W:W31-50:B1-20"
-    man_capture_vectors = DIAGONAL  # men capture backward too
-    flying_kings = True
-    precedence = Precedence.MAX_PIECES
-    # A man passing the far row mid-capture stays a man and goes on; it is crowned only when
-    # the move ends there (mid_capture_promotion stays STAYS_MAN).
+    rules = RulesSpec(
+        rows=10, cols=10,
+        initial_fen="W:W31-50:B1-20",
+        man_capture_vectors=DIAGONAL,  # men capture backward too
+        flying_kings=True,
+        precedence=Precedence.MAX_PIECES.criteria,
+        # A man passing the far row mid-capture stays a man and goes on; it is crowned only
+        # when the move ends there (mid_capture_promotion stays STAYS_MAN).
+    )
 
 
 INTERNATIONAL = International()

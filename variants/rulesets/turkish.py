@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from variants.base import OrthogonalVariant, Precedence
+from variants.base import OrthogonalVariant, Precedence, RulesSpec
 from variants.rulesets.rules_pages import RULES_PAGES
 from variants.types import Outcome, Position, Reason
 
@@ -25,16 +25,19 @@ class Turkish(OrthogonalVariant):
     }
     rules_pages = RULES_PAGES["turkish"]
     scoring = "1-0"
-    initial_fen = ("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
-                   ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7")
-    man_move_vectors = _FORWARD_AND_SIDEWAYS
-    man_capture_vectors = _FORWARD_AND_SIDEWAYS
-    flying_kings = True
-    precedence = Precedence.MAX_PIECES
-    immediate_removal = True  # each jumped piece leaves at once
-    no_reversal = True  # never straight back along the line just travelled
     full_capture_path = True  # b3xd3xd5
-    # A man reaching the far row mid-capture goes on as a man (mid_capture_promotion is STAYS_MAN).
+    rules = RulesSpec(
+        board="orthogonal",
+        initial_fen=("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
+                     ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"),
+        man_move_vectors=_FORWARD_AND_SIDEWAYS,
+        man_capture_vectors=_FORWARD_AND_SIDEWAYS,
+        flying_kings=True,
+        precedence=Precedence.MAX_PIECES.criteria,
+        immediate_removal=True,  # each jumped piece leaves at once
+        no_reversal=True,  # never straight back along the line just travelled
+        # A man reaching the far row mid-capture goes on as a man (STAYS_MAN, the default).
+    )
     # A sideways man move is not an advance: is_advance compares ranks, so it already is not.
 
     def special_outcome(self, position: Position) -> Outcome | None:

@@ -6,12 +6,12 @@ on 1-30; White moves first. Men move forward and capture forward and backward, k
 the longest capture is compulsory, a man passing the far row during a capture stays a man.
 PDN GameType 27.
 
-A ruleset that only sets data: about twenty lines.
+A ruleset that only sets data (its rules are one ``RulesSpec``): about twenty lines.
 """
 
 from __future__ import annotations
 
-from variants import DiagonalVariant, Precedence
+from variants import DiagonalVariant, Precedence, RulesSpec
 from variants.geometry import DIAGONAL
 
 
@@ -28,11 +28,13 @@ class Canadian(DiagonalVariant):
                      "est obligatoire."}
     pdn_gametype = "27,W,12,12,N2,0"
     perft_suite = "canadian.perft"
-    rows = cols = 12
-    initial_fen = "W:W43-72:B1-30"
-    man_capture_vectors = DIAGONAL  # men capture backward too
-    flying_kings = True
-    precedence = Precedence.MAX_PIECES
+    rules = RulesSpec(
+        rows=12, cols=12,
+        initial_fen="W:W43-72:B1-30",
+        man_capture_vectors=DIAGONAL,  # men capture backward too
+        flying_kings=True,
+        precedence=Precedence.MAX_PIECES.criteria,
+    )
 
 
 CANADIAN = Canadian()

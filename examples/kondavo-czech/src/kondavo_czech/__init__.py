@@ -11,7 +11,7 @@ Every rule is declared data: the king-first rule is the criterion ``WITH_KING``.
 
 from __future__ import annotations
 
-from variants import Criterion, DiagonalVariant, Notation, PromotionRule, RulesPage
+from variants import Criterion, DiagonalVariant, Notation, PromotionRule, RulesPage, RulesSpec
 
 _RULES_EN: RulesPage = {
     "title": "Czech draughts",
@@ -64,12 +64,13 @@ class Czech(DiagonalVariant):
     rules_pages = {"en": _RULES_EN}
     pdn_gametype = "29,W,8,8,A0,0"
     perft_suite = "czech.perft"
-    rows = cols = 8
     notation = Notation.ALGEBRAIC
-    initial_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
-    flying_kings = True
-    precedence = (Criterion.WITH_KING,)
-    mid_capture_promotion = PromotionRule.ENDS_MOVE
+    rules = RulesSpec(
+        initial_fen="W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        flying_kings=True,
+        precedence=(Criterion.WITH_KING,),
+        mid_capture_promotion=PromotionRule.ENDS_MOVE,
+    )
 
 
 CZECH = Czech()

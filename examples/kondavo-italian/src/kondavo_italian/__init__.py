@@ -14,7 +14,7 @@ Every rule is declared data: no hook is overridden.
 
 from __future__ import annotations
 
-from variants import Criterion, DiagonalVariant, PromotionRule, RulesPage
+from variants import Criterion, DiagonalVariant, PromotionRule, RulesPage, RulesSpec
 
 _RULES_EN: RulesPage = {
     "title": "Italian draughts",
@@ -111,15 +111,16 @@ class Italian(DiagonalVariant):
     rules_pages = {"en": _RULES_EN, "it": _RULES_IT}
     pdn_gametype = "22,W,8,8,N2,1"
     perft_suite = "italian.perft"
-    rows = cols = 8
-    playable_parity = 1  # a1, the corner on White's left, is not played on
     playing_squares_dark = True
-    initial_fen = "W:W21-32:B1-12"
-    men_capture_kings = False
-    flying_kings = False
-    precedence = (Criterion.MOST_PIECES, Criterion.WITH_KING, Criterion.MOST_KINGS,
-                  Criterion.EARLIEST_KING)
-    mid_capture_promotion = PromotionRule.ENDS_MOVE
+    rules = RulesSpec(
+        playable_parity=1,  # a1, the corner on White's left, is not played on
+        initial_fen="W:W21-32:B1-12",
+        men_capture_kings=False,
+        flying_kings=False,
+        precedence=(Criterion.MOST_PIECES, Criterion.WITH_KING, Criterion.MOST_KINGS,
+                    Criterion.EARLIEST_KING),
+        mid_capture_promotion=PromotionRule.ENDS_MOVE,
+    )
 
 
 ITALIAN = Italian()

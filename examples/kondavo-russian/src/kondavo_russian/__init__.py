@@ -9,7 +9,7 @@ capturing as a king. Notation is algebraic (``c3-d4``, ``c3:e5`` is read too); P
 
 from __future__ import annotations
 
-from variants import DiagonalVariant, Notation, Precedence, PromotionRule
+from variants import DiagonalVariant, Notation, Precedence, PromotionRule, RulesSpec
 from variants.geometry import DIAGONAL
 
 
@@ -24,13 +24,14 @@ class Russian(DiagonalVariant):
                "fr": "8x8, dames volantes, les pions prennent en arrière, prise au choix ; un "
                      "pion promu pendant une prise continue comme dame."}
     display_names = {"fr": "Dames russes", "it": "Dama russa"}
-    rows = cols = 8
     notation = Notation.ALGEBRAIC
-    initial_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
-    man_capture_vectors = DIAGONAL  # men capture backward too
-    flying_kings = True
-    precedence = Precedence.FREE
-    mid_capture_promotion = PromotionRule.CONTINUES_AS_KING
+    rules = RulesSpec(
+        initial_fen="W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        man_capture_vectors=DIAGONAL,  # men capture backward too
+        flying_kings=True,
+        precedence=Precedence.FREE.criteria,
+        mid_capture_promotion=PromotionRule.CONTINUES_AS_KING,
+    )
 
 
 RUSSIAN = Russian()
