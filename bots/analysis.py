@@ -118,7 +118,7 @@ def analyse_request(*, ruleset: str, fen: str, moves: Sequence[str] = (), depth:
     depth = max(1, min(int(depth), REQUEST_MAX_DEPTH))
     time_limit = max(0.05, min(float(time_limit), REQUEST_MAX_TIME))
     position = record.position
-    if not variant.legal_moves(position):
+    if not record.legal_moves():  # the game so far considered (variants.history)
         winner = "black" if position.turn is Color.WHITE else "white"
         return {"score": None, "mate_in": 0, "depth": 0, "nodes": 0, "pv": [],
                 "game_over": True, "winner": winner}

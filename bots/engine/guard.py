@@ -74,7 +74,7 @@ def guard(variant: Variant, target: GameRecord | Position, result: SearchResult,
     started = time.perf_counter()
     record = as_record(variant, target)
     mover: Color = record.position.turn
-    legal = variant.legal_moves(record.position)
+    legal = record.legal_moves()  # the game so far considered (variants.history)
     ends = root_outcomes(variant, record, legal)
     if not ends:
         return result

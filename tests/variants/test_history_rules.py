@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bots.analysis import analyse
 from bots.engine import uses_native
 from bots.engine.search import search
 from variants import Color, GameRecord, IllegalMove, Move, Variant
@@ -95,6 +96,17 @@ def test_the_search_never_plays_or_expects_a_forbidden_king_move() -> None:
     for move in result.pv:  # every move of the line is legal in the game so far
         line.push(move)
     assert len(result.pv) >= 3
+
+
+def test_the_analysis_reads_the_game_so_far() -> None:
+    variant = KingLimit()
+    record = played(variant, START, KING_SHUFFLE)
+    analysis = analyse(variant, record, depth=4, engine="auto")
+    assert analysis.best is not None
+    assert variant.format_move(record.position, analysis.best) == "46-41"
+    line = record.copy()
+    for move in analysis.pv:
+        line.push(move)
 
 
 def test_the_conformance_kit_plays_it() -> None:
