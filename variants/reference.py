@@ -23,10 +23,12 @@ Key = tuple[int, int, int]  # origin, destination, captured mask (internal squar
 
 
 def covers(variant: Variant) -> bool:
-    """True when this generator models every rule of ``variant``: it is declarative
-    (:func:`variants.spec.declarative_reason`), or its only hook is ``rank_captures``,
-    which this generator applies to the complete captures it finds."""
-    return declarative_reason(variant, ignore=("rank_captures",)) is None
+    """True when this generator models every rule of ``variant`` that a position decides:
+    it is declarative (:func:`variants.spec.declarative_reason`), or its only hooks are
+    ``rank_captures``, which this generator applies to the complete captures it finds, and
+    a rule reading the game so far (``restrict``, ``max_king_moves_with_men``), which
+    applies on top of the position's moves that are compared here."""
+    return declarative_reason(variant, ignore=("rank_captures", "restrict")) is None
 
 
 @dataclass(frozen=True)

@@ -274,7 +274,7 @@ def declarative_reason(variant: Variant, ignore: tuple[str, ...] = ()) -> str | 
     if hooks:
         return f"{name} overrides {hooks[0]} (move generation in Python)"
     spec = variant.spec
-    if spec.max_king_moves_with_men:
+    if spec.max_king_moves_with_men and "restrict" not in ignore:
         return (f"max_king_moves_with_men = {spec.max_king_moves_with_men} (a rule that reads "
                 "the game so far: only the Python engine follows it)")
     # Board layouts other than the two families' are more than the spec can say.

@@ -11,8 +11,9 @@ from bots.analysis import analyse
 from bots.engine import uses_native
 from bots.engine.search import search
 from variants import Color, GameRecord, IllegalMove, Move, Variant
-from variants.conformance import random_playouts
+from variants.conformance import random_playouts, run_all
 from variants.history import History, Ply, legal_moves_in, ply_between
+from variants.reference import covers
 from variants.rulesets.brazilian import Brazilian
 from variants.rulesets.international import International
 from variants.spec import declarative_reason
@@ -112,6 +113,9 @@ def test_the_analysis_reads_the_game_so_far() -> None:
 def test_the_conformance_kit_plays_it() -> None:
     stats = random_playouts(KingLimit(), games=2, seed=4, max_plies=120)
     assert stats.games == 2 and stats.plies > 0
+    # The position's own moves are still compared with the reference generator.
+    assert covers(KingLimit()) and covers(NoReturn())
+    assert run_all(KingLimit(), games=2, seed=5)["reference_generator_checks"] > 20
 
 
 class NoReturn(Brazilian):
