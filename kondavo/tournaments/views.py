@@ -4,7 +4,7 @@ for players with an account. The logic is in ``services``."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -185,6 +185,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             starts_in = max(1, min(int(form["starts_in"]), 7 * 24 * 60))
             when = parse_datetime(request.POST.get("starts_at", "") or "")
+            if when is not None and timezone.is_naive(when):  # no offset given: UTC
+                when = timezone.make_aware(when, UTC)
             starts = when if when is not None and when > timezone.now() else (
                 timezone.now() + timedelta(minutes=starts_in))
             t = services.tournament_create(
