@@ -15,11 +15,14 @@ Where the work runs:
   asks for ``tasks.tournament_result`` on commit, so a tournament never holds up the
   game's own write. ``tournament_record_result`` is idempotent (a pairing with a result
   is left alone).
-- Standings are computed at most once per ``KONDAVO_TOURNAMENT_STANDINGS_SECONDS`` (1 s)
-  per tournament, whatever the number of changes: a change marks them due (one cache key,
-  ``cache.add``) and asks for ``tasks.tournament_standings`` after that delay, which reads
-  every change committed meanwhile, keeps the payload in the cache and sends one
-  ``standings`` frame on the bus group ``tournament.<id>`` (coalesced again per process).
+- Standings are not computed per change: a change marks them dirty (a cache key) and asks
+  for ``tasks.tournament_standings`` at most once per ``KONDAVO_PRESENCE_PUBLISH_SECONDS``
+  (1 s) per tournament (``cache.add`` of a short-lived key; no countdown: tasks
+  never wait in a worker). The task reads every change committed before it, keeps the
+  payload in the cache and sends one ``standings`` frame on the bus group
+  ``tournament.<id>`` (coalesced again per process), and runs again while changes keep
+  marking them dirty; a change left dirty at the end of a burst goes out with the beat's
+  next tick (``tournament_tick``, 5 s).
   A socket's snapshot (``tournament`` frame) reads that cached payload, so a crowd opening
   the page costs one computation, not one per socket. A player's own ``me`` frame (its rank
   by one ``COUNT``) and "your game starts" go to the same group with the player's id, and
@@ -80,9 +83,9 @@ def request_pairing(tournament_id: int) -> None:
     transaction.on_commit(partial(_send_task, "tournament_pair", tournament_id))
 
 
-def _send_task(name: str, *args: Any, countdown: float | None = None) -> None:
+def _send_task(name: str, *args: Any) -> None:
     try:
-        getattr(_tasks(), name).apply_async(args, countdown=countdown)
+        getattr(_tasks(), name).delay(*args)
     except Exception:  # the broker is down: the beat's tick asks again
         log.exception("tournaments: could not send %s%r", name, args)
 
@@ -391,6 +394,12 @@ def due_tournaments(now: datetime | None = None) -> list[int]:
         Q(status=Tournament.Status.CREATED, starts_at__lte=now)
         | Q(status=Tournament.Status.STARTED, kind=Tournament.Kind.ARENA))
         .order_by("starts_at").values_list("pk", flat=True)[:500])
+
+
+def running_tournaments() -> list[int]:
+    """Ids of the tournaments under way (their standings may be left dirty)."""
+    return list(Tournament.objects.filter(status=Tournament.Status.STARTED)
+                .values_list("pk", flat=True)[:500])
 
 
 def _start(t: Tournament, now: datetime) -> str:
@@ -812,12 +821,18 @@ def _standings_key(tournament_id: int) -> str:
     return f"tournament:{tournament_id}:standings"
 
 
-def _due_key(tournament_id: int) -> str:
-    return f"tournament:{tournament_id}:standings-due"
+def _dirty_key(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}:standings-dirty"
+
+
+def _sent_key(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}:standings-sent"
 
 
 def _standings_seconds() -> float:
-    return float(_setting("KONDAVO_TOURNAMENT_STANDINGS_SECONDS", 1.0))
+    """At most one standings run per this many seconds per tournament: the standings
+    frames' own pace (``KONDAVO_PRESENCE_PUBLISH_SECONDS``, 1 s; 0: every change)."""
+    return float(_setting("KONDAVO_PRESENCE_PUBLISH_SECONDS", 1.0))
 
 
 def cached_standings(t: Tournament) -> dict[str, Any]:
@@ -830,40 +845,57 @@ def cached_standings(t: Tournament) -> dict[str, Any]:
 
 
 def request_standings(tournament_id: int) -> None:
-    """The standings changed: a ``standings`` frame within ``_standings_seconds()``, one
-    for every change until then (see the module docstring). Eager Celery (the embedded
-    mode): at once."""
+    """The standings changed (see the module docstring): marked dirty; a run of
+    ``tasks.tournament_standings`` is asked for unless one was asked for less than
+    ``_standings_seconds()`` ago (that run, the next change after it or the beat's next
+    tick takes this change along). Eager Celery (the embedded mode): at once."""
     if _eager():
         publish_standings(tournament_id)
         return
-    delay = _standings_seconds()
     try:
-        due = cache.add(_due_key(tournament_id), 1, timeout=max(5.0, 10 * delay))
-    except Exception:  # the cache is down: compute now rather than never
-        log.exception("tournament %s: the standings' due mark failed", tournament_id)
-        due = True
-    if due:
-        _send_task("tournament_standings", tournament_id, countdown=delay)
+        cache.set(_dirty_key(tournament_id), 1, 600)
+        window = _standings_seconds()
+        send = window <= 0 or cache.add(_sent_key(tournament_id), 1, timeout=window)
+    except Exception:  # the cache is down: compute rather than never
+        log.exception("tournament %s: the standings' marks failed", tournament_id)
+        send = True
+    if send:
+        _send_task("tournament_standings", tournament_id)
+
+
+def flush_standings(tournament_ids: Iterable[int]) -> int:
+    """The beat's tick: standings still marked dirty are sent now. Returns how many."""
+    sent = 0
+    for tid in tournament_ids:
+        if cache.get(_dirty_key(tid)):
+            publish_standings(tid)
+            sent += 1
+    return sent
 
 
 def publish_standings(tournament_id: int) -> None:
-    """The standings computed once, cached, and sent (``tasks.tournament_standings``)."""
-    try:
-        cache.delete(_due_key(tournament_id))  # changes from now on ask for the next run
-    except Exception:
-        log.exception("tournament %s: the standings' due mark could not be cleared",
-                      tournament_id)
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is None:
-        return
-    try:
-        payload = standings_payload(t)
-        cache.set(_standings_key(t.pk), payload, 300)
-        text = wire.encode_frame(wire.tournament_standings_frame(payload))
-        events.publish_tournament(t.pk, {"type": "tournament.standings", "text": text},
-                                  coalesce=True)
-    except Exception:  # the change is committed: a lost frame is healed by a resync
-        log.exception("tournament %s: publishing the standings failed", tournament_id)
+    """The standings computed once, cached, and sent (``tasks.tournament_standings``);
+    again (at most twice more) if another change marked them dirty meanwhile."""
+    for _run in range(3):
+        try:
+            cache.delete(_dirty_key(tournament_id))  # changes from now on mark it again
+        except Exception:
+            log.exception("tournament %s: the standings' mark could not be cleared",
+                          tournament_id)
+        t = Tournament.objects.filter(pk=tournament_id).first()
+        if t is None:
+            return
+        try:
+            payload = standings_payload(t)
+            cache.set(_standings_key(t.pk), payload, 300)
+            text = wire.encode_frame(wire.tournament_standings_frame(payload))
+            events.publish_tournament(t.pk, {"type": "tournament.standings", "text": text},
+                                      coalesce=True)
+            if _eager() or not cache.get(_dirty_key(tournament_id)):
+                return
+        except Exception:  # the change is committed: a lost frame is healed by a resync
+            log.exception("tournament %s: publishing the standings failed", tournament_id)
+            return
 
 
 def publish_changes(tournament_id: int, player_ids: tuple[int, ...]) -> None:

@@ -4,10 +4,11 @@
   the run: one at a time per tournament; it pairs whoever is free, so a repeat is harmless).
 - ``tournament_result(game_id)``: score a finished tournament game (once).
 - ``tournament_standings(tournament_id)``: compute, cache and send the standings (asked
-  for with a delay by every change: one run per delay whatever the number of changes).
+  for by changes, at most once a second per tournament; the tick sends what is left).
 - ``tournament_tick()`` (beat, ``KONDAVO_TOURNAMENT_TICK_SECONDS``): start the tournaments
   that are due, end the arenas whose time is up, and pair the running arenas (a lost
-  request is made good within one tick). ``tournament_tick_one(id)``: the same for one
+  request is made good within one tick), and send standings left dirty by a burst of
+  changes. ``tournament_tick_one(id)``: the same for one
   (the embedded mode's timers).
 - ``tournament_schedule()`` (beat, every 10 minutes): create the next hourly arenas of
   ``KONDAVO_TOURNAMENT_SCHEDULE`` (each has a unique key: creating it twice is a no-op).
@@ -53,6 +54,7 @@ def tournament_tick() -> int:
     ids = services.due_tournaments()
     for tournament_id in ids:
         services.tournament_tick(tournament_id=tournament_id)
+    services.flush_standings(services.running_tournaments())
     return len(ids)
 
 

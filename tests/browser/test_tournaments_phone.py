@@ -44,7 +44,7 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The tournaments app's tasks run at once in this process (the worker's part)."""
     ran: list[str] = []
 
-    def send(name: str, *args: Any, countdown: float | None = None) -> None:
+    def send(name: str, *args: Any) -> None:
         ran.append(name)
         getattr(tasks, name)(*args)
 

@@ -25,7 +25,7 @@ def run_tasks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...
 
     sent: list[tuple[str, tuple[Any, ...]]] = []
 
-    def send(name: str, *args: Any, countdown: float | None = None) -> None:
+    def send(name: str, *args: Any) -> None:
         sent.append((name, args))
         getattr(tasks, name)(*args)
 

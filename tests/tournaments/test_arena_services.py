@@ -81,7 +81,7 @@ def test_no_immediate_rematch_when_others_are_free(accounts: Any, run_tasks: Any
     # nobody else (meets again), so pause pairing by finishing the second one first
     # within the same pairing run: record both results, then pair once.
     run_tasks_off = services._send_task
-    services._send_task = lambda name, *args, **kw: None  # type: ignore[assignment]
+    services._send_task = lambda name, *args: None  # type: ignore[assignment]
     try:
         _finish(p1, "white")
         _finish(p2, "black")
