@@ -33,6 +33,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ver.add_argument("file", type=Path)
     ver.add_argument("--plies", type=int, default=2, help="how much deeper than generation")
     ver.add_argument("--drop", action="store_true", help="rewrite the file without rejects")
+    merge = sub.add_parser("merge", help="puzzles of several runs' files into one file")
+    merge.add_argument("out", type=Path)
+    merge.add_argument("files", type=Path, nargs="+")
     stats = sub.add_parser("stats", help="counts, themes and ratings of data files")
     stats.add_argument("files", type=Path, nargs="*")
     args = parser.parse_args(argv)
@@ -54,6 +57,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.file}: {total - len(rejects)} of {total} proven again, "
               f"{len(rejects)} rejected")
         return 1 if rejects and not args.drop else 0
+    if args.command == "merge":
+        merged: dict[str, dict[str, object]] = {}
+        fens: set[str] = set()
+        for path in [args.out, *args.files]:
+            for puzzle in read_puzzles(path):
+                if puzzle["id"] not in merged and puzzle["fen"] not in fens:
+                    merged[str(puzzle["id"])] = puzzle
+                    fens.add(str(puzzle["fen"]))
+        write_puzzles(args.out, list(merged.values()))
+        print(f"{args.out}: {len(merged)} puzzles")
+        return 0
     files = args.files or sorted(DATA.glob("*.jsonl"))
     for path in files:
         puzzles = read_puzzles(path)
