@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ver.add_argument("file", type=Path)
     ver.add_argument("--plies", type=int, default=2, help="how much deeper than generation")
     ver.add_argument("--drop", action="store_true", help="rewrite the file without rejects")
-    merge = sub.add_parser("merge", help="puzzles of several runs' files into one file")
+    merge = sub.add_parser("merge", help="the verified puzzles of several runs' files in one")
     merge.add_argument("out", type=Path)
     merge.add_argument("files", type=Path, nargs="+")
     stats = sub.add_parser("stats", help="counts, themes and ratings of data files")
@@ -62,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         fens: set[str] = set()
         for path in [args.out, *args.files]:
             for puzzle in read_puzzles(path):
+                if "verified" not in puzzle["proof"]:  # type: ignore[operator]
+                    continue  # only puzzles proven twice are shipped
                 if puzzle["id"] not in merged and puzzle["fen"] not in fens:
                     merged[str(puzzle["id"])] = puzzle
                     fens.add(str(puzzle["fen"]))

@@ -174,7 +174,7 @@ def generate(key: str, path: Path, *, count: int, seconds: float, seed: int = 1,
              log: Callable[[str], None] = print) -> list[dict[str, object]]:
     """Self-play puzzles of ruleset ``key`` appended to ``path`` until it holds ``count`` or
     ``seconds`` have passed; returns every puzzle in the file."""
-    from bots.puzzles.verify import VERIFY_PLIES, checker_for, reprove
+    from bots.puzzles.verify import checker_for, reprove
 
     variant = get_variant(key)
     prover = Prover(variant, settings or Settings())
@@ -196,7 +196,6 @@ def generate(key: str, path: Path, *, count: int, seconds: float, seed: int = 1,
     game = max(seeds, default=seed - 1) + 1
     write_puzzles(path, puzzles)  # whole lines only, before appending
     scanned = candidates = rejected = 0
-    assert VERIFY_PLIES > 0
     with path.open("a") as out:
         while len(puzzles) < count and time.monotonic() - started < seconds:
             skip: set[Position] = set()
@@ -217,7 +216,7 @@ def generate(key: str, path: Path, *, count: int, seconds: float, seed: int = 1,
                 puzzle = to_dict(prover, proof, {"kind": "selfplay", "seed": game, "ply": ply})
                 if puzzle["id"] in ids:
                     continue
-                why, again = reprove(checker, puzzle)  # VERIFY_PLIES deeper
+                why, again = reprove(checker, puzzle)  # proven again, deeper
                 if why is not None or again is None:
                     rejected += 1
                     continue
