@@ -2,9 +2,12 @@
  *
  * Everything a ruleset declares reaches this core as data (see bots/engine/native.py,
  * which builds a KdRules from a variants.Variant): the board geometry (neighbour and ray
- * tables, up to 128 playable squares), the men's move and capture directions per colour,
- * flying or short kings, capture precedence, removal timing, the 180-degree ban, the
- * mid-capture promotion rule, the promotion rows and the draw counter limit. Nothing here
+ * tables, up to 128 playable squares; the board's own lines first, then any direction only
+ * a piece's moves or captures use, such as (0, 2) on a diagonal board), the men's move and
+ * capture directions per colour, the kings' move and capture directions, flying moves and
+ * flying captures (separately), where a flying capture lands, capture precedence (piece
+ * values included), removal timing, the 180-degree ban, the mid-capture promotion rule,
+ * the promotion rows and the draw counter limit. Nothing here
  * knows a ruleset by name. The pure-Python engine in variants/ is the reference: this core
  * must produce exactly the same legal moves (the "unique moves" convention: one move per
  * origin, destination and captured set, keeping the first path found in the reference's
@@ -28,9 +31,10 @@ enum { KD_WHITE = 0, KD_BLACK = 1 };
 enum { KD_PREC_FREE = 0, KD_PREC_MAX_PIECES = 1, KD_PREC_MAX_PIECES_THEN_KINGS = 2 };
 /* Capture-precedence criteria, applied in the declared order (each breaks the ties left by
  * the ones before): the most pieces, the most kings, a king's capture over a man's, the
- * capture meeting a king earliest in its chain. */
+ * capture meeting a king earliest in its chain, the capture taking the most value
+ * (piece_value[0] per man, piece_value[1] per king). */
 enum { KD_CRIT_MOST_PIECES = 1, KD_CRIT_MOST_KINGS = 2, KD_CRIT_WITH_KING = 3,
-       KD_CRIT_EARLIEST_KING = 4 };
+       KD_CRIT_EARLIEST_KING = 4, KD_CRIT_MOST_VALUE = 5 };
 #define KD_MAX_CRITERIA 8
 enum { KD_PROMO_STAYS_MAN = 0, KD_PROMO_ENDS_MOVE = 1, KD_PROMO_CONTINUES_AS_KING = 2 };
 
@@ -69,8 +73,9 @@ typedef struct KdMoveList {
 
 /* The rules of one ruleset, as data. Built by kd_rules_finish() from the raw fields. */
 typedef struct KdRules {
-    /* geometry */
-    int nsq, ndirs, rows;
+    /* geometry: ndirs board lines (what the evaluation reads), then up to nvec directions
+       in the tables (the extra ones only serve the pieces' declared directions) */
+    int nsq, ndirs, nvec, rows;
     int16_t neighbour[KD_MAX_DIRS][KD_MAX_SQ];          /* -1: off the board */
     uint8_t ray_len[KD_MAX_DIRS][KD_MAX_SQ];
     uint8_t ray[KD_MAX_DIRS][KD_MAX_SQ][KD_MAX_RAY];    /* squares from sq to the edge */
@@ -81,8 +86,14 @@ typedef struct KdRules {
     /* men: direction indices per colour (Black's are White's mirrored) */
     int n_man_move[2], man_move[2][KD_MAX_DIRS];
     int n_man_capture[2], man_capture[2][KD_MAX_DIRS];
-    /* declared rules */
-    int flying_kings, immediate_removal, no_reversal, promotion_rule;
+    /* kings: direction indices (the same for both colours) */
+    int n_king_move, king_move[KD_MAX_DIRS];
+    int n_king_capture, king_capture[KD_MAX_DIRS];
+    /* declared rules: flying_kings is for moves, flying_captures for captures;
+       king_landing_next: a flying capture lands only on the square right behind the piece */
+    int flying_kings, flying_captures, king_landing_next;
+    int piece_value[2];                       /* man, king: for KD_CRIT_MOST_VALUE */
+    int immediate_removal, no_reversal, promotion_rule;
     int men_capture_kings;                    /* 0: men may not capture kings */
     int n_criteria, criteria[KD_MAX_CRITERIA]; /* capture precedence, KD_CRIT_* in order */
     int draw_plies, repetitions;
@@ -93,7 +104,7 @@ typedef struct KdRules {
     int n_steps[2];
     int step_delta[2][KD_MAX_GROUPS];
     kd_bb step_src[2][KD_MAX_GROUPS];
-    int n_king_steps;
+    int n_king_steps; /* along the kings' move directions */
     int king_step_delta[KD_MAX_GROUPS];
     kd_bb king_step_src[KD_MAX_GROUPS];
     /* men jump filter: src & (opp >> a) & (empty >> b), signs as above */

@@ -77,6 +77,15 @@ static int get_int(PyObject *d, const char *key, int *out) {
     return 0;
 }
 
+/* An optional int: `fallback` when the spec lacks `key`. */
+static int get_int_or(PyObject *d, const char *key, int fallback, int *out) {
+    if (!PyDict_GetItemString(d, key)) {
+        *out = fallback;
+        return 0;
+    }
+    return get_int(d, key, out);
+}
+
 /* A sequence of ints into out[0..max); returns the length or -1. */
 static int get_ints(PyObject *seq, int *out, int max) {
     PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
@@ -129,16 +138,36 @@ static int parse_rules(PyObject *spec, KdRules *r) {
         get_int(spec, "draw_plies", &r->draw_plies) ||
         get_int(spec, "repetitions", &r->repetitions))
         return -1;
+    /* The rules added with the kings' own directions: optional, today's meaning when absent
+       (kings move and capture along every board line, flying both ways or neither). */
+    if (get_int_or(spec, "all_directions", r->ndirs, &r->nvec) ||
+        get_int_or(spec, "flying_captures", r->flying_kings, &r->flying_captures) ||
+        get_int_or(spec, "king_landing_next", 0, &r->king_landing_next))
+        return -1;
     r->n_criteria = get_item_ints(spec, "criteria", -1, r->criteria, KD_MAX_CRITERIA);
     if (r->n_criteria < 0) return -1;
     if (r->nsq <= 0 || r->nsq > KD_MAX_SQ || r->ndirs <= 0 || r->ndirs > KD_MAX_DIRS ||
-        r->promotion_rule < 0 || r->promotion_rule > 2) {
+        r->nvec < r->ndirs || r->nvec > KD_MAX_DIRS || r->promotion_rule < 0 ||
+        r->promotion_rule > 2) {
         PyErr_SetString(PyExc_ValueError, "rules outside what the core implements");
         return -1;
     }
+    if (PyDict_GetItemString(spec, "king_moves")) {
+        r->n_king_move = get_item_ints(spec, "king_moves", -1, r->king_move, KD_MAX_DIRS);
+        r->n_king_capture =
+            get_item_ints(spec, "king_captures", -1, r->king_capture, KD_MAX_DIRS);
+        if (r->n_king_move < 0 || r->n_king_capture < 0) return -1;
+    } else {
+        r->n_king_move = r->n_king_capture = r->ndirs;
+        for (int d = 0; d < r->ndirs; d++) r->king_move[d] = r->king_capture[d] = d;
+    }
+    r->piece_value[0] = r->piece_value[1] = 1;
+    if (PyDict_GetItemString(spec, "piece_values") &&
+        get_item_ints(spec, "piece_values", -1, r->piece_value, 2) != 2)
+        goto bad;
     r->full = r->nsq == 128 ? ~(kd_bb)0 : (kd_bb)1 << r->nsq;
     if (r->nsq < 128) r->full -= 1;
-    for (int d = 0; d < r->ndirs; d++) {
+    for (int d = 0; d < r->nvec; d++) {
         if (get_item_ints(spec, "neighbour", d, tmp, KD_MAX_SQ) != r->nsq) goto bad;
         for (int sq = 0; sq < r->nsq; sq++) {
             if (tmp[sq] < -1 || tmp[sq] >= r->nsq) goto bad;
@@ -146,7 +175,7 @@ static int parse_rules(PyObject *spec, KdRules *r) {
         }
     }
     /* rays are derived from neighbours: every square from sq to the edge */
-    for (int d = 0; d < r->ndirs; d++)
+    for (int d = 0; d < r->nvec; d++)
         for (int sq = 0; sq < r->nsq; sq++) {
             int n = r->neighbour[d][sq], len = 0;
             while (n >= 0) {
@@ -156,7 +185,7 @@ static int parse_rules(PyObject *spec, KdRules *r) {
             }
             r->ray_len[d][sq] = (uint8_t)len;
         }
-    if (get_item_ints(spec, "opposite", -1, r->opposite, KD_MAX_DIRS) != r->ndirs) goto bad;
+    if (get_item_ints(spec, "opposite", -1, r->opposite, KD_MAX_DIRS) != r->nvec) goto bad;
     if (get_item_ints(spec, "rank", -1, r->rank, KD_MAX_SQ) != r->nsq) goto bad;
     for (int c = 0; c < 2; c++) {
         PyObject *promo = PyDict_GetItemString(spec, "promotion");
@@ -169,13 +198,9 @@ static int parse_rules(PyObject *spec, KdRules *r) {
         r->n_man_capture[c] =
             get_item_ints(spec, "man_captures", c, r->man_capture[c], KD_MAX_DIRS);
         if (r->n_man_move[c] < 0 || r->n_man_capture[c] < 0) return -1;
-        for (int i = 0; i < r->n_man_move[c]; i++)
-            if (r->man_move[c][i] < 0 || r->man_move[c][i] >= r->ndirs) goto bad;
-        for (int i = 0; i < r->n_man_capture[c]; i++)
-            if (r->man_capture[c][i] < 0 || r->man_capture[c][i] >= r->ndirs) goto bad;
     }
-    for (int d = 0; d < r->ndirs; d++)
-        if (r->opposite[d] < 0 || r->opposite[d] >= r->ndirs) goto bad;
+    for (int d = 0; d < r->nvec; d++)
+        if (r->opposite[d] < 0 || r->opposite[d] >= r->nvec) goto bad;
     if (kd_rules_finish(r)) goto bad;
     return 0;
 bad:

@@ -1,9 +1,9 @@
 /* Move generation, apply and perft for any ruleset given as KdRules (see kd_core.h).
  *
- * The capture search mirrors the reference (variants/base.py, Variant._search) step by
+ * The capture search mirrors the reference generator of variants (its _search) step by
  * step and in the same order (men in ascending square order, then kings; directions in the
- * ruleset's order; landing squares from near to far), so the first path found for a move is
- * the reference's path too.
+ * ruleset's declared order; landing squares from near to far), so the first path found for
+ * a move is the reference's path too.
  */
 #include <string.h>
 
@@ -23,11 +23,26 @@ static int add_group(int *n, int *deltas, kd_bb *srcs, int delta, kd_bb src) {
     return 0;
 }
 
+static int dirs_ok(const KdRules *r, int n, const int *dirs) {
+    if (n < 0 || n > KD_MAX_DIRS) return 0;
+    for (int i = 0; i < n; i++)
+        if (dirs[i] < 0 || dirs[i] >= r->nvec) return 0;
+    return 1;
+}
+
 int kd_rules_finish(KdRules *r) {
     if (r->nsq <= 0 || r->nsq > KD_MAX_SQ || r->ndirs <= 0 || r->ndirs > KD_MAX_DIRS) return -1;
+    if (r->nvec < r->ndirs || r->nvec > KD_MAX_DIRS) return -1;
+    if (!dirs_ok(r, r->n_king_move, r->king_move) ||
+        !dirs_ok(r, r->n_king_capture, r->king_capture))
+        return -1;
+    for (int c = 0; c < 2; c++)
+        if (!dirs_ok(r, r->n_man_move[c], r->man_move[c]) ||
+            !dirs_ok(r, r->n_man_capture[c], r->man_capture[c]))
+            return -1;
     if (r->n_criteria < 0 || r->n_criteria > KD_MAX_CRITERIA) return -1;
     for (int i = 0; i < r->n_criteria; i++)
-        if (r->criteria[i] < KD_CRIT_MOST_PIECES || r->criteria[i] > KD_CRIT_EARLIEST_KING)
+        if (r->criteria[i] < KD_CRIT_MOST_PIECES || r->criteria[i] > KD_CRIT_MOST_VALUE)
             return -1;
     /* as the reference: the leading "most pieces" (then "most kings") while searching */
     r->precedence = KD_PREC_FREE;
@@ -69,8 +84,8 @@ int kd_rules_finish(KdRules *r) {
         }
     }
     r->n_king_steps = 0;
-    for (int d = 0; d < r->ndirs; d++)
-        for (int sq = 0; sq < r->nsq; sq++) {
+    for (int i = 0; i < r->n_king_move; i++)
+        for (int sq = 0, d = r->king_move[i]; sq < r->nsq; sq++) {
             int n = r->neighbour[d][sq];
             if (n >= 0 && add_group(&r->n_king_steps, r->king_step_delta, r->king_step_src,
                                     n - sq, kd_bit(sq)))
@@ -138,7 +153,7 @@ static int capture_search(Collector *c, int king, int crowned, const int *dirs, 
                           int sq, int depth, kd_bb mask, int kings_taken, kd_bb blockers,
                           kd_bb targets, int last) {
     const KdRules *r = c->r;
-    int flying = king && r->flying_kings;
+    int flying = king && r->flying_captures;
     int reverse = (last >= 0 && r->no_reversal) ? r->opposite[last] : -1;
     int any = 0;
     if (depth >= KD_MAX_PATH - 1) return 0;
@@ -158,6 +173,7 @@ static int capture_search(Collector *c, int king, int crowned, const int *dirs, 
             for (int j = i + 1; j < n; j++) {
                 if ((blockers >> ray[j]) & 1) break;
                 landings[nland++] = ray[j];
+                if (r->king_landing_next) break;
             }
             if (!nland) continue;
         } else {
@@ -183,13 +199,12 @@ static int capture_search(Collector *c, int king, int crowned, const int *dirs, 
                 if (r->promotion_rule == KD_PROMO_ENDS_MOVE) {
                     collect(c, depth + 1, new_mask, depth + 1, new_kings, 1);
                     continued = 1;
-                } else {
-                    int all[KD_MAX_DIRS];
-                    for (int k = 0; k < r->ndirs; k++) all[k] = k;
+                } else { /* crowned: the rest of the chain is a king's capture */
                     kd_bb crowned_targets = new_targets;
                     if (!r->men_capture_kings) crowned_targets |= c->opp_kings & ~new_mask;
-                    if (capture_search(c, 1, 1, all, r->ndirs, land, depth + 1, new_mask,
-                                       new_kings, new_blockers, crowned_targets, d))
+                    if (capture_search(c, 1, 1, r->king_capture, r->n_king_capture, land,
+                                       depth + 1, new_mask, new_kings, new_blockers,
+                                       crowned_targets, d))
                         continued = 1;
                     else
                         stops[nstops++] = (uint8_t)land;
@@ -223,6 +238,12 @@ static int criteria_cmp(const KdRules *r, const KdMove *a, const KdMove *b) {
         case KD_CRIT_MOST_PIECES: x = a->ncaptured; y = b->ncaptured; break;
         case KD_CRIT_MOST_KINGS: x = a->nkings; y = b->nkings; break;
         case KD_CRIT_WITH_KING: x = !a->is_man; y = !b->is_man; break;
+        case KD_CRIT_MOST_VALUE:
+            x = (int64_t)(a->ncaptured - a->nkings) * r->piece_value[0] +
+                (int64_t)a->nkings * r->piece_value[1];
+            y = (int64_t)(b->ncaptured - b->nkings) * r->piece_value[0] +
+                (int64_t)b->nkings * r->piece_value[1];
+            break;
         default: /* earliest king: the tuple of king flags in jump order */
             if (a->king_order != b->king_order) return a->king_order > b->king_order ? 1 : -1;
             x = a->ncaptured; /* a tuple that extends an equal one ranks higher */
@@ -279,8 +300,6 @@ void kd_captures(const KdRules *r, const KdPos *p, KdMoveList *out) {
     c.best_k = 0;
     c.opp_kings = p->kings[other];
     c.promo = r->promo[color];
-    int all[KD_MAX_DIRS];
-    for (int k = 0; k < r->ndirs; k++) all[k] = k;
     c.is_man = 1;
     while (starters) {
         int sq = kd_lsb(starters);
@@ -296,7 +315,8 @@ void kd_captures(const KdRules *r, const KdPos *p, KdMoveList *out) {
         kings &= kings - 1;
         c.from = sq;
         c.path[0] = (uint8_t)sq;
-        capture_search(&c, 1, 0, all, r->ndirs, sq, 0, 0, 0, occupied ^ kd_bit(sq), opp, -1);
+        capture_search(&c, 1, 0, r->king_capture, r->n_king_capture, sq, 0, 0, 0,
+                       occupied ^ kd_bit(sq), opp, -1);
     }
     if (r->post_rank && out->n > 1) post_rank(r, out);
 }
@@ -313,8 +333,9 @@ int kd_has_capture(const KdRules *r, const KdPos *p) {
     while (kings) {
         int sq = kd_lsb(kings);
         kings &= kings - 1;
-        for (int d = 0; d < r->ndirs; d++) {
-            if (r->flying_kings) {
+        for (int k = 0; k < r->n_king_capture; k++) {
+            int d = r->king_capture[k];
+            if (r->flying_captures) {
                 const uint8_t *ray = r->ray[d][sq];
                 int n = r->ray_len[d][sq], i = 0;
                 while (i < n && ((empty >> ray[i]) & 1)) i++;
@@ -375,7 +396,8 @@ void kd_quiet_moves(const KdRules *r, const KdPos *p, KdMoveList *out) {
     while (kings) {
         int sq = kd_lsb(kings);
         kings &= kings - 1;
-        for (int d = 0; d < r->ndirs; d++) {
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move[k];
             const uint8_t *ray = r->ray[d][sq];
             int n = r->ray_len[d][sq];
             for (int i = 0; i < n; i++) {
@@ -450,9 +472,9 @@ static uint64_t perft_rec(const KdRules *r, const KdPos *p, int depth, KdMoveLis
         while (kings) {
             int sq = kd_lsb(kings);
             kings &= kings - 1;
-            for (int d = 0; d < r->ndirs; d++) {
-                const uint8_t *ray = r->ray[d][sq];
-                int n = r->ray_len[d][sq];
+            for (int k = 0; k < r->n_king_move; k++) {
+                const uint8_t *ray = r->ray[r->king_move[k]][sq];
+                int n = r->ray_len[r->king_move[k]][sq];
                 for (int i = 0; i < n; i++) {
                     if (!((empty >> ray[i]) & 1)) break;
                     count++;
