@@ -1,23 +1,32 @@
 """The move generator every ruleset configures: bitboards, driven by the declared rules.
 
-It reads the ruleset's declared rules (``Variant.spec``: directions, flying kings, whether
+It reads the ruleset's declared rules (``Variant.spec``: the men's and the kings' move and
+capture directions, flying moves and flying captures, where a flying capture lands, whether
 men capture kings, removal timing, the 180-degree ban, mid-capture promotion, capture
-precedence) and nothing else. Its public methods are the hooks a Python ruleset may
-override (``legal_moves``, ``captures``, ``quiet_moves``, ``apply``, ``rank_captures``,
-``has_capture``); overriding any method of :class:`MoveGenerator` makes the ruleset
-non-declarative (:func:`variants.spec.declarative_reason`), so it is played by the
-pure-Python engine. ``perft`` runs on raw bitboards only while none of the move-generation
-methods is overridden; it applies ``rank_captures`` exactly as ``captures`` does, and walks
-the public methods otherwise.
+precedence and piece values) and nothing else.
+
+Directions are (rank step, file step) vectors. Besides the board's own lines, a piece may
+use any vector that joins two played squares: ``(0, 2)`` on a diagonal board runs along a
+row over its dark squares (the piece jumped stands two files away, the landing four away:
+Frisian captures). Such vectors get their own tables (``move_geometry``: the board's lines
+first, then the others, each with its opposite); ``geometry`` keeps the board's lines.
+
+Its public methods are the hooks a Python ruleset may override (``legal_moves``,
+``captures``, ``quiet_moves``, ``apply``, ``rank_captures``, ``has_capture``); overriding
+any method of :class:`MoveGenerator` makes the ruleset non-declarative
+(:func:`variants.spec.declarative_reason`), so it is played by the pure-Python engine.
+``perft`` runs on raw bitboards only while none of the move-generation methods is
+overridden; it applies ``rank_captures`` exactly as ``captures`` does, and walks the public
+methods otherwise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from variants.errors import IllegalMove
-from variants.geometry import Geometry, Vector
+from variants.geometry import DIAGONAL, Geometry, Vector
 from variants.spec import Criterion, PromotionRule
 from variants.types import Bitboard, Color, Move, Position, Square
 
@@ -36,7 +45,12 @@ class MoveGenerator:
         man_move_vectors: ClassVar[tuple[Vector, ...]]
         man_capture_vectors: ClassVar[tuple[Vector, ...]]
         men_capture_kings: ClassVar[bool]
+        king_move_vectors: ClassVar[tuple[Vector, ...] | None]
+        king_capture_vectors: ClassVar[tuple[Vector, ...] | None]
         flying_kings: ClassVar[bool]
+        flying_captures: ClassVar[bool | None]
+        king_landing: ClassVar[str]
+        piece_values: ClassVar[tuple[int, int]]
         immediate_removal: ClassVar[bool]
         no_reversal: ClassVar[bool]
         mid_capture_promotion: ClassVar[PromotionRule]
@@ -48,22 +62,59 @@ class MoveGenerator:
 
     def _init_generator(self) -> None:
         """Build the bitboard tables of the declared rules (``self.geometry`` is set)."""
+        board = tuple(self.vectors)
+        man_moves = _vectors("man_move_vectors", self.man_move_vectors, board)
+        man_captures = _vectors("man_capture_vectors", self.man_capture_vectors, board)
+        king_moves = _vectors("king_move_vectors", self.king_move_vectors or board, board)
+        king_captures = _vectors("king_capture_vectors", self.king_capture_vectors or board,
+                                 board)
+        for field, vectors in (("king_move_vectors", king_moves),
+                               ("king_capture_vectors", king_captures)):
+            lopsided = [(dr, dc) for dr, dc in vectors if (-dr, dc) not in vectors]
+            if lopsided:  # a king has no forward: its directions serve both sides as given
+                dr, dc = lopsided[0]
+                raise ValueError(f"{field}: {(dr, dc)!r} without {(-dr, dc)!r} (a king's "
+                                 "directions must be the same seen from either side)")
+        extra: list[Vector] = []
+        for vectors in (man_moves, man_captures, king_moves, king_captures):
+            for dr, dc in vectors:
+                for w in ((dr, dc), (-dr, -dc), (-dr, dc), (dr, -dc)):
+                    if w not in board and w not in extra:
+                        extra.append(w)
         geometry = self.geometry
-        vec = {v: i for i, v in enumerate(self.vectors)}
+        if extra:
+            geometry = Geometry.build(self.geometry.rows, self.geometry.cols,
+                                      list(self.geometry.coords),
+                                      board + tuple(extra))
+        self.move_geometry = geometry
+        vec = {v: i for i, v in enumerate(geometry.vectors)}
 
         def mirrored(vectors: tuple[Vector, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
             white = tuple(vec[v] for v in vectors)
             black = tuple(vec[(-dr, dc)] for dr, dc in vectors)
             return white, black
 
-        self._man_moves = mirrored(self.man_move_vectors)
-        self._man_captures = mirrored(self.man_capture_vectors)
+        self._man_moves = mirrored(man_moves)
+        self._man_captures = mirrored(man_captures)
+        # Kings have no forward: the same directions for both sides, in the declared order.
+        self._king_moves = tuple(vec[v] for v in king_moves)
+        self._king_captures = tuple(vec[v] for v in king_captures)
+        self._flying_captures = (self.flying_kings if self.flying_captures is None
+                                 else bool(self.flying_captures))
+        if self.king_landing not in ("any", "next"):
+            raise ValueError(f"king_landing must be \"any\" or \"next\", not "
+                             f"{self.king_landing!r}")
+        self._land_next = self.king_landing == "next"
+        values = tuple(self.piece_values)
+        if len(values) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                       for n in values):
+            raise ValueError(f"piece_values must be two positive integers (man, king), not "
+                             f"{self.piece_values!r}")
         # Bitboard tables for the hot paths, per colour: men's one-step moves as
         # (delta, sources) and men's jumps as (victim delta, landing delta, sources), split by
         # the sign of the shift so no branch is needed.
         self._steps = tuple(_step_groups(geometry, dirs) for dirs in self._man_moves)
         self._jumps = tuple(_jump_groups(geometry, dirs) for dirs in self._man_captures)
-        self._all_dirs = tuple(range(len(self.vectors)))
         self._promotion = (geometry.rank_mask(self.rows - 1), geometry.rank_mask(0))
         criteria = self.capture_criteria
         # The capture collector applies the leading MOST_PIECES / MOST_KINGS criteria while
@@ -105,7 +156,7 @@ class MoveGenerator:
             men, kings = position.white_men, position.white_kings
         else:
             men, kings = position.black_men, position.black_kings
-        g = self.geometry
+        g = self.move_geometry
         empty = g.full & ~position.occupied
         promo = self._promotion[color]
         moves: list[Move] = []
@@ -123,13 +174,14 @@ class MoveGenerator:
                         dest = low.bit_length() - 1
                         append(Move((dest - delta, dest), (), bool(low & promo), 0))
         flying = self.flying_kings
+        rays = g.rays
+        king_dirs = self._king_moves
         while kings:
             low = kings & -kings
             kings ^= low
             sq = low.bit_length() - 1
-            for rays in g.rays:
-                ray = rays[sq]
-                for n in ray:
+            for d in king_dirs:
+                for n in rays[d][sq]:
                     if not (empty >> n) & 1:
                         break
                     append(Move((sq, n), (), False, 0))
@@ -183,7 +235,7 @@ class MoveGenerator:
         # Men that have a jump right now: a cheap bitboard filter before the search.
         starters = 0
         if men and man_targets:
-            empty = self.geometry.full & ~occupied
+            empty = self.move_geometry.full & ~occupied
             up, down = self._jumps[color]
             for a, b, src in up:
                 starters |= men & src & (man_targets >> a) & (empty >> b)
@@ -221,8 +273,8 @@ class MoveGenerator:
             low = kings & -kings
             kings ^= low
             sq = low.bit_length() - 1
-            search(found, True, self._all_dirs, promo, sq, (sq,), (), 0, 0, occupied ^ low, opp,
-                   opp_kings, -1)
+            search(found, True, self._king_captures, promo, sq, (sq,), (), 0, 0, occupied ^ low,
+                   opp, opp_kings, -1)
         return found
 
     def _search(self, found: _Collector, king: bool, dirs: tuple[int, ...], promo: Bitboard,
@@ -234,8 +286,8 @@ class MoveGenerator:
         ``blockers``: squares that stop a piece (the mover is not among them);
         ``targets``: enemy pieces still capturable. Complete chains go to ``found``.
         """
-        g = self.geometry
-        flying = king and self.flying_kings
+        g = self.move_geometry
+        flying = king and self._flying_captures
         reverse = g.opposite[last] if last >= 0 and self.no_reversal else -1
         any_capture = False
         for d in dirs:
@@ -257,6 +309,8 @@ class MoveGenerator:
                     if (blockers >> ray[j]) & 1:
                         break
                     landings.append(ray[j])
+                    if self._land_next:  # only the square right behind the piece taken
+                        break
                 if not landings:
                     continue
             else:
@@ -283,7 +337,7 @@ class MoveGenerator:
                     if self.mid_capture_promotion is PromotionRule.ENDS_MOVE:
                         found.add(new_path, new_captured, new_mask, new_kings, True)
                         continued = True
-                    elif self._search(_Crowned(found), True, self._all_dirs, promo, land,
+                    elif self._search(_Crowned(found), True, self._king_captures, promo, land,
                                       new_path, new_captured, new_mask, new_kings,
                                       new_blockers, new_targets | (opp_kings & ~new_mask),
                                       opp_kings, d):
@@ -372,7 +426,7 @@ class MoveGenerator:
                color: Color, depth: int) -> int:
         """Perft from the mover's side: (men, kings) to move against (om, ok)."""
         occupied = men | kings | om | ok
-        g = self.geometry
+        g = self.move_geometry
         empty = g.full & ~occupied
         other = Color.BLACK if color is Color.WHITE else Color.WHITE
         captures = self._capture_found(men, kings, om, ok, color)
@@ -408,8 +462,8 @@ class MoveGenerator:
                 low = kings & -kings
                 kings ^= low
                 sq = low.bit_length() - 1
-                for rays in g.rays:
-                    for n in rays[sq]:
+                for d in self._king_moves:
+                    for n in g.rays[d][sq]:
                         if not (empty >> n) & 1:
                             break
                         count += 1
@@ -444,8 +498,8 @@ class MoveGenerator:
             low = rest & -rest
             rest ^= low
             sq = low.bit_length() - 1
-            for rays in g.rays:
-                for n in rays[sq]:
+            for d in self._king_moves:
+                for n in g.rays[d][sq]:
                     if not (empty >> n) & 1:
                         break
                     total += perft(om, ok, men, kings ^ low | 1 << n, other, depth - 1)
@@ -496,6 +550,33 @@ class _Crowned(_Collector):
     def add(self, path: tuple[Square, ...], captured: tuple[Square, ...], mask: Bitboard,
             kings: int, promotes: bool) -> None:
         self.parent.add(path, captured, mask, kings, True)
+
+
+def _vectors(field: str, vectors: Iterable[Sequence[int]],
+             board: tuple[Vector, ...]) -> tuple[Vector, ...]:
+    """``vectors`` as a tuple of pairs, each checked by :func:`check_vector`."""
+    out: list[Vector] = []
+    for v in vectors:
+        pair = tuple(v)
+        check_vector(field, pair, board)
+        out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
+def check_vector(field: str, vector: Sequence[object], board: tuple[Vector, ...]) -> None:
+    """Raise ``ValueError`` naming ``field`` unless ``vector`` is a direction a piece can use
+    on this board: two integers, not both 0, and on a diagonal board an even sum (a step
+    from a played square to another one, such as (1, 1) or (0, 2))."""
+    if len(vector) != 2 or not all(isinstance(n, int) and not isinstance(n, bool)
+                                   for n in vector):
+        raise ValueError(f"{field}: {tuple(vector)!r} is not a (rank step, file step) pair")
+    dr, dc = int(vector[0]), int(vector[1])  # type: ignore[call-overload]
+    if (dr, dc) == (0, 0):
+        raise ValueError(f"{field}: (0, 0) is not a direction")
+    if board == DIAGONAL and (dr + dc) % 2:
+        raise ValueError(f"{field}: {vector!r} leaves the played squares of a diagonal board "
+                         "(use steps with an even sum: (1, 1) diagonally, (0, 2) or (2, 0) "
+                         "along a row or a file)")
 
 
 Groups = tuple[tuple[int, Bitboard], ...]

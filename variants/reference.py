@@ -1,7 +1,9 @@
 """A second, deliberately plain move generator, to cross-check the fast one.
 
-It reads the same declared rules (board, directions, flying kings, whether men capture kings,
-removal timing, the 180-degree ban, mid-capture promotion, capture precedence) but shares
+It reads the same declared rules (board, the men's and the kings' move and capture
+directions, flying moves and flying captures, where a flying capture lands, whether men
+capture kings, removal timing, the 180-degree ban, mid-capture promotion, capture precedence
+with piece values) but shares
 no code with the bitboard engine of :mod:`variants.base`: squares are (rank, file) pairs,
 pieces live in dicts, and capture chains are found by a direct recursive search. It is slow
 and meant for tests and ``python -m variants check`` only. A ruleset that overrides
@@ -59,7 +61,15 @@ def reference_moves(variant: Variant, position: Position) -> dict[Key, Move]:
 
     man_steps = forward(variant.man_move_vectors)
     man_jumps = forward(variant.man_capture_vectors)
-    king_dirs = list(variant.vectors)
+    # Kings have no forward: their vectors are the same for both sides (None: every line of
+    # the board). A vector such as (0, 2) on a diagonal board runs along a row over the
+    # played squares only: the piece it jumps is two files away.
+    king_steps = [(dr, dc) for dr, dc in variant.king_move_vectors or variant.vectors]
+    king_jumps = [(dr, dc) for dr, dc in variant.king_capture_vectors or variant.vectors]
+    flying_moves = variant.flying_kings
+    flying_captures = (flying_moves if variant.flying_captures is None
+                       else variant.flying_captures)
+    land_next = variant.king_landing == "next"
 
     def on_board(rc: Coord) -> bool:
         return rc in index
@@ -72,11 +82,11 @@ def reference_moves(variant: Variant, position: Position) -> dict[Key, Move]:
         blockers = (occupied - {start}) - (set(captured) if variant.immediate_removal
                                            else set())
         found_any = False
-        for d in (king_dirs if king else man_jumps):
+        for d in (king_jumps if king else man_jumps):
             if variant.no_reversal and last is not None and d == (-last[0], -last[1]):
                 continue
             r, c = sq[0] + d[0], sq[1] + d[1]
-            if king and variant.flying_kings:
+            if king and flying_captures:
                 while on_board((r, c)) and (r, c) not in blockers:
                     r, c = r + d[0], c + d[1]
             victim = (r, c)
@@ -90,7 +100,7 @@ def reference_moves(variant: Variant, position: Position) -> dict[Key, Move]:
             r, c = victim[0] + d[0], victim[1] + d[1]
             while on_board((r, c)) and (r, c) not in blockers:
                 landings.append((r, c))
-                if not (king and variant.flying_kings):
+                if not (king and flying_captures) or land_next:
                     break
                 r, c = r + d[0], c + d[1]
             if not landings:
@@ -152,12 +162,12 @@ def reference_moves(variant: Variant, position: Position) -> dict[Key, Move]:
                 move = Move.make((index[sq], index[to]), (), to[0] == far_rank)
                 out[move.key] = move
     for sq in own_kings:
-        for dr, dc in king_dirs:
+        for dr, dc in king_steps:
             to = (sq[0] + dr, sq[1] + dc)
             while on_board(to) and to not in occupied:
                 move = Move.make((index[sq], index[to]))
                 out[move.key] = move
-                if not variant.flying_kings:
+                if not flying_moves:
                     break
                 to = (to[0] + dr, to[1] + dc)
     return out
@@ -176,6 +186,7 @@ def reference_perft(variant: Variant, position: Position, depth: int) -> int:
 def _rank(variant: Variant, chains: list[_Chain], own_kings: set[Coord],
           opp_kings: set[Coord]) -> list[_Chain]:
     """The declared precedence criteria, applied one after the other."""
+    man_value, king_value = variant.piece_values
     for criterion in variant.capture_criteria:
         def score(ch: _Chain, c: Criterion = criterion) -> tuple[int, ...]:
             if c is Criterion.MOST_PIECES:
@@ -184,6 +195,9 @@ def _rank(variant: Variant, chains: list[_Chain], own_kings: set[Coord],
                 return (sum(1 for rc in ch.captured if rc in opp_kings),)
             if c is Criterion.WITH_KING:
                 return (1 if ch.path[0] in own_kings else 0,)
+            if c is Criterion.MOST_VALUE:
+                return (sum(king_value if rc in opp_kings else man_value
+                            for rc in ch.captured),)
             return tuple(1 if rc in opp_kings else 0 for rc in ch.captured)
 
         best = max(score(ch) for ch in chains)

@@ -42,6 +42,7 @@ class Criterion(enum.Enum):
     MOST_KINGS = "most_kings"  # the capture taking the most kings
     WITH_KING = "with_king"  # a capture made by a king over one made by a man
     EARLIEST_KING = "earliest_king"  # the capture meeting a king earliest in its chain
+    MOST_VALUE = "most_value"  # the capture taking the most value (``piece_values``)
 
     def score(self, variant: Variant, position: Position, move: Move) -> int | tuple[int, ...]:
         """This criterion's score of ``move`` (higher wins; scores of one criterion compare)."""
@@ -52,6 +53,10 @@ class Criterion(enum.Enum):
             return (move.captured_mask & enemy_kings).bit_count()
         if self is Criterion.WITH_KING:
             return (position.kings(position.turn) >> move.path[0]) & 1
+        if self is Criterion.MOST_VALUE:
+            man, king = variant.piece_values
+            kings = (move.captured_mask & enemy_kings).bit_count()
+            return man * (len(move.captured) - kings) + king * kings
         # EARLIEST_KING: the first captured king as early as possible, then the second...
         return tuple((enemy_kings >> sq) & 1 for sq in move.captured)
 
@@ -184,10 +189,7 @@ class RulesSpec:
 
 SPEC_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(RulesSpec))
 
-RESERVED: Mapping[str, object] = {
-    "king_move_vectors": None, "king_capture_vectors": None, "flying_captures": None,
-    "king_landing": "any", "piece_values": (1, 1),
-}
+RESERVED: Mapping[str, object] = {}
 """Fields the spec names whose rules the generators do not implement yet: a ruleset that
 declares another value than this is refused (``Variant`` raises ``ValueError``)."""
 

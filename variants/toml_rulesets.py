@@ -41,17 +41,31 @@ from variants.base import (
 )
 from variants.errors import VariantError
 from variants.geometry import DIAGONAL, ORTHOGONAL
+from variants.movegen import check_vector
+from variants.spec import KING_LANDINGS
 from variants.types import Color
 
 log = logging.getLogger(__name__)
 
+# Orthogonal lines over the dark squares of a diagonal board: the next square of the same
+# colour along a row or a file is two squares away (Frisian captures).
+_DARK_ORTHOGONAL = ((2, 0), (-2, 0), (0, -2), (0, 2))
 _DIRECTIONS = {
     "diagonal": {"forward": ((1, -1), (1, 1)),
-                 "forward-and-backward": DIAGONAL},
+                 "forward-and-backward": DIAGONAL,
+                 "diagonal": DIAGONAL,
+                 "orthogonal": _DARK_ORTHOGONAL,
+                 "diagonal-and-orthogonal": DIAGONAL + _DARK_ORTHOGONAL},
     "orthogonal": {"forward": ((1, 0),),
                    "forward-and-sideways": ((1, 0), (0, -1), (0, 1)),
-                   "all": ORTHOGONAL},
+                   "all": ORTHOGONAL,
+                   "orthogonal": ORTHOGONAL,
+                   "diagonal": DIAGONAL,
+                   "diagonal-and-orthogonal": ORTHOGONAL + DIAGONAL},
 }
+# Direction fields: TOML name -> class attribute.
+_VECTOR_FIELDS = (("men_move", "man_move_vectors"), ("men_capture", "man_capture_vectors"),
+                  ("kings_move", "king_move_vectors"), ("kings_capture", "king_capture_vectors"))
 
 
 class RulesetFileError(VariantError):
@@ -99,6 +113,13 @@ _SIMPLE: dict[str, tuple[Callable[[object], bool], str]] = {
                    and all(isinstance(s, str) for s in v), "two strings"),
     "men_capture_kings": (lambda v: isinstance(v, bool), "true or false"),
     "flying_kings": (lambda v: isinstance(v, bool), "true or false"),
+    "flying_captures": (lambda v: isinstance(v, bool), "true or false"),
+    "king_landing": (lambda v: v in KING_LANDINGS,
+                     " or ".join(f'"{v}"' for v in KING_LANDINGS)),
+    "piece_values": (lambda v: isinstance(v, dict) and set(v) == {"man", "king"}
+                     and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                             for n in v.values()),
+                     "a table of two positive integers, { man = 2, king = 3 }"),
     "immediate_removal": (lambda v: isinstance(v, bool), "true or false"),
     "no_reversal": (lambda v: isinstance(v, bool), "true or false"),
     "full_capture_path": (lambda v: isinstance(v, bool), "true or false"),
@@ -156,7 +177,7 @@ def _rules_pages(path: Path, value: object) -> dict[str, RulesPage]:
 
 def ruleset_from_mapping(data: Mapping[str, Any], path: Path) -> Variant:
     """Build and check the ruleset a parsed file declares (``path`` is for messages)."""
-    known = {*_SIMPLE, "men_move", "men_capture", "rules"}
+    known = {*_SIMPLE, *(field for field, _attr in _VECTOR_FIELDS), "rules"}
     for field in data:
         if field not in known:
             raise RulesetFileError(path, field, "unknown field (see docs/adding-a-ruleset.md)")
@@ -170,9 +191,9 @@ def ruleset_from_mapping(data: Mapping[str, Any], path: Path) -> Variant:
     attrs: dict[str, Any] = {}
     for field in ("key", "name", "pdn_gametype", "rows", "cols", "initial_fen",
                   "playable_parity", "number_from_bottom_right", "men_capture_kings",
-                  "flying_kings", "immediate_removal", "no_reversal", "full_capture_path",
-                  "accepts_numeric_input", "draw_plies", "repetitions",
-                  "max_king_moves_with_men", "scoring",
+                  "flying_kings", "flying_captures", "king_landing", "immediate_removal",
+                  "no_reversal", "full_capture_path", "accepts_numeric_input", "draw_plies",
+                  "repetitions", "max_king_moves_with_men", "scoring",
                   "perft_suite", "summary", "capture_explanation", "display_names"):
         if field in data:
             attrs[field] = data[field]
@@ -193,21 +214,24 @@ def ruleset_from_mapping(data: Mapping[str, Any], path: Path) -> Variant:
         value = data["precedence"]
         attrs["precedence"] = (Precedence(value) if isinstance(value, str)
                                else tuple(Criterion(c) for c in value))
-    for field, attr in (("men_move", "man_move_vectors"), ("men_capture", "man_capture_vectors")):
+    if "piece_values" in data:
+        attrs["piece_values"] = (data["piece_values"]["man"], data["piece_values"]["king"])
+    for field, attr in _VECTOR_FIELDS:
         if field in data:
             value = data[field]
             if not _vectors(board)(value):
                 raise RulesetFileError(path, field, "must be one of " + ", ".join(
                     f'"{k}"' for k in _DIRECTIONS[board]) + " or a list of [rank, file] steps")
-            attrs[attr] = (_DIRECTIONS[board][value] if isinstance(value, str)
-                           else tuple((int(a), int(b)) for a, b in value))
-            steps = DIAGONAL if board == "diagonal" else ORTHOGONAL
-            for vector in attrs[attr]:
-                if vector not in steps:
-                    raise RulesetFileError(
-                        path, field, f"{list(vector)} is not a step of a {board} board "
-                        "(one of " + ", ".join(str(list(v)) for v in steps) + ")")
-        elif board == "orthogonal":
+            vectors = (_DIRECTIONS[board][value] if isinstance(value, str)
+                       else tuple((int(a), int(b)) for a, b in value))
+            for vector in vectors:
+                try:
+                    check_vector(field, vector, DIAGONAL if board == "diagonal" else ORTHOGONAL)
+                except ValueError as exc:
+                    message = str(exc).split(": ", 1)[1]
+                    raise RulesetFileError(path, field, message) from None
+            attrs[attr] = vectors
+        elif board == "orthogonal" and attr.startswith("man_"):
             attrs[attr] = _DIRECTIONS[board]["forward-and-sideways"]
     if "rules" in data:
         attrs["rules_pages"] = _rules_pages(path, data["rules"])
@@ -219,6 +243,10 @@ def ruleset_from_mapping(data: Mapping[str, Any], path: Path) -> Variant:
     except VariantError as exc:
         raise RulesetFileError(path, "initial_fen", str(exc)) from None
     except (ValueError, IndexError, KeyError) as exc:
+        attr, _, message = str(exc).partition(": ")
+        fields = {a: f for f, a in _VECTOR_FIELDS}
+        if attr in fields or attr in data:  # a message about one declared rule: name it
+            raise RulesetFileError(path, fields.get(attr, attr), message) from None
         raise RulesetFileError(path, "", f"the declared board or rules do not fit: {exc}") \
             from None
 

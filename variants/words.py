@@ -54,6 +54,7 @@ _CRITERION_TEXT = {
     Criterion.MOST_KINGS: "the one taking the most kings",
     Criterion.WITH_KING: "a capture with a king rather than with a man",
     Criterion.EARLIEST_KING: "the one meeting a king first",
+    Criterion.MOST_VALUE: "the capture taking the most value",
 }
 
 

@@ -138,10 +138,10 @@ def test_the_reference_generator_follows_a_ranking_hook_but_not_a_generator() ->
     assert not covers(PrivateSearch())
 
 
-def test_a_rule_the_generators_do_not_know_yet_is_refused() -> None:
+def test_a_rule_value_the_generators_do_not_know_is_refused() -> None:
     class Landing(Brazilian):
         key = "landing"
-        king_landing = "next"
+        king_landing = "far"
 
     with pytest.raises(ValueError, match="king_landing"):
         Landing()
