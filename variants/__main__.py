@@ -7,7 +7,11 @@
     python -m variants moves VARIANT [--fen FEN] [--json]
         # without --fen: one FEN per stdin line, one output line per FEN line
     python -m variants check VARIANT [--perft FILE] [--max-nodes N] [--games N] [--seed S]
-        # the conformance kit; exit 0 when every check passes, 1 when one fails.
+                             [--no-core]
+        # the conformance kit; exit 0 when every check passes, 1 when one fails. Then,
+        # when the project's engine (bots) is installed, the compiled core against the
+        # reference for that ruleset (core_* lines), or why the core does not play it
+        # (core: not used: ...); --no-core skips that.
     python -m variants export VARIANT       # the ruleset as a data-only ruleset file (TOML)
 
 Everywhere, VARIANT is a ruleset key or alias, or the path of a data-only ruleset file
@@ -27,6 +31,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from variants.base import Notation, Variant
@@ -149,6 +154,14 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                if reason is None else f"no: {reason}"), file=out)
     if not covers(variant):
         print(f"  reference generator: not compared ({reason})", file=out)
+    if not args.no_core:
+        try:
+            core = _core_summary(variant, suite, args)
+        except ConformanceError as exc:
+            print(f"FAILED (compiled core): {exc}", file=out)
+            return 1
+        for name, result in core.items():
+            print(f"  {name}: {result}", file=out)
     print("ok", file=out)
     return 0
 
@@ -158,6 +171,18 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
     out.write(ruleset_to_toml(_ruleset(args.variant)))
     return 0
+
+
+def _core_summary(variant: Variant, suite: str | Path | None,
+                  args: argparse.Namespace) -> dict[str, object]:
+    """The compiled core checked against this ruleset's generator, when the engine is
+    installed (``bots.engine.core_check``; this library does not need it)."""
+    try:
+        from bots.engine.core_check import check_core
+    except ImportError:
+        return {"core": "not checked (the engine package, bots, is not installed)"}
+    return check_core(variant, suite, games=args.games, seed=args.seed,
+                      max_nodes=args.max_nodes)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -181,6 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip perft cases with more nodes than this (default 2000000)")
     c.add_argument("--games", type=int, default=20, help="random games to play (default 20)")
     c.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    c.add_argument("--no-core", action="store_true",
+                   help="skip the compiled core's check against the reference")
     e = sub.add_parser("export", help="print a ruleset as a data-only ruleset file (TOML)")
     e.add_argument("variant", help="a ruleset key, or the path of a ruleset .toml file")
     return parser

@@ -8,7 +8,10 @@ the core can play a ruleset exactly like the reference engine in ``variants``: i
 (and the pure-Python engine is used) when the extension is not built, when
 ``KONDAVO_ENGINE=python`` is set, when the ruleset is not fully declarative
 (:func:`variants.spec.declarative_reason`: a generation override, a history hook, a rule the
-spec cannot say), or when it declares a rule value the core does not implement.
+spec cannot say), when it declares a rule value the core does not implement, or, for a
+ruleset that is not built in, when the quick self-check against the reference finds a
+difference the first time this server would use it (:mod:`bots.engine.core_check`).
+:func:`core_reason` says which.
 
 :func:`native_engine` returns the per-process engine of a ruleset (its transposition table
 survives between the searches of a game; it gets the ruleset's endgame tables from the cache
@@ -38,6 +41,7 @@ from bots.engine.features import native_params
 from bots.engine.search import MATE, SearchResult
 from variants.base import Precedence, PromotionRule, Variant
 from variants.game import GameRecord
+from variants.registry import BUILTINS
 from variants.spec import declarative_reason
 from variants.types import Color, Move, Position
 
@@ -54,7 +58,8 @@ _PROMOTION = {PromotionRule.STAYS_MAN: 0, PromotionRule.ENDS_MOVE: 1,
               PromotionRule.CONTINUES_AS_KING: 2}
 
 # Capture precedence: criterion names (in the declared order) -> the core's codes.
-_CRITERION_CODES = {"MOST_PIECES": 1, "MOST_KINGS": 2, "WITH_KING": 3, "EARLIEST_KING": 4}
+_CRITERION_CODES = {"MOST_PIECES": 1, "MOST_KINGS": 2, "WITH_KING": 3, "EARLIEST_KING": 4,
+                    "MOST_VALUE": 5}
 _PRECEDENCE_NAMES: dict[Precedence, tuple[str, ...]] = {
     Precedence.FREE: (), Precedence.MAX_PIECES: ("MOST_PIECES",),
     Precedence.MAX_PIECES_THEN_KINGS: ("MOST_PIECES", "MOST_KINGS"),
@@ -79,9 +84,10 @@ def unsupported_reason(variant: Variant) -> str | None:
         return f"precedence {variant.precedence!r}"
     if variant.mid_capture_promotion not in _PROMOTION:
         return f"mid-capture promotion {variant.mid_capture_promotion!r}"
-    g = variant.geometry
+    g = variant.move_geometry
     if g.size > _kdcore.MAX_SQUARES or len(g.vectors) > 8:
-        return f"{g.size} squares / {len(g.vectors)} directions exceed the core's limits"
+        return (f"{g.size} squares / {len(g.vectors)} directions exceed the core's limits "
+                f"({_kdcore.MAX_SQUARES} squares, 8 directions)")
     if any(len(ray) >= 16 for rays in g.rays for ray in rays):
         return "rays longer than the core's limit"
     return None
@@ -104,31 +110,60 @@ def _criteria_codes(variant: Variant) -> list[int] | None:
 
 
 def native_supported(variant: Variant) -> bool:
-    """Whether the compiled core plays ``variant`` (else the pure-Python engine does).
-
-    Besides :func:`unsupported_reason`, the ruleset's engine must build (the core refuses
-    tables beyond its limits); the answer is kept per ruleset object.
-    """
+    """Whether the compiled core plays ``variant`` (else the pure-Python engine does):
+    :func:`core_reason` is None. The answer is kept per ruleset object."""
     if not native_available():
         return False
     known = _SUPPORTED.get(variant)
     if known is None:
-        known = unsupported_reason(variant) is None
-        if known:
-            try:
-                native_engine(variant)
-            except (ValueError, OverflowError, MemoryError, RuntimeError):
-                known = False
+        known = core_reason(variant) is None
         _SUPPORTED[variant] = known
     return known
 
 
+def core_reason(variant: Variant) -> str | None:
+    """Why the compiled core does not play ``variant`` on this server, or None when it does.
+
+    :func:`unsupported_reason` first; then, for a ruleset that is not built in (a plugin or
+    a ruleset file), the quick self-check against the reference
+    (:func:`bots.engine.core_check.self_check`, once per rules digest: a difference is
+    logged and the ruleset is played in Python); last, the ruleset's engine must build (the
+    core refuses tables beyond its limits).
+    """
+    reason = unsupported_reason(variant) or self_check_reason(variant)
+    if reason is not None:
+        return reason
+    try:
+        native_engine(variant)
+    except (ValueError, OverflowError, MemoryError, RuntimeError) as exc:
+        return f"the core refuses these rules: {exc}"
+    return None
+
+
+def self_check_reason(variant: Variant) -> str | None:
+    """None for a built-in ruleset (the project's tests check those); for any other, the
+    result of the quick self-check of the core against the reference, run the first time
+    it is asked for these rules (:func:`bots.engine.core_check.self_check`)."""
+    if type(variant) in {type(builtin) for builtin in BUILTINS}:
+        return None
+    from bots.engine.core_check import self_check
+
+    failure = self_check(variant)
+    if failure is None:
+        return None
+    return f"the self-check against the reference failed: {failure}"
+
+
 def rules_spec(variant: Variant) -> dict[str, Any]:
     """The ruleset as the data ``bots/native/kd_core.h`` (KdRules) describes: its
-    :class:`~variants.spec.RulesSpec` (``variant.spec``) over its board's geometry."""
-    g = variant.geometry
+    :class:`~variants.spec.RulesSpec` (``variant.spec``) over its board's geometry. The
+    tables cover the generator's directions (``move_geometry``: the board's lines first,
+    then the ones only the pieces' declared vectors use)."""
+    g = variant.move_geometry
     spec = variant.spec
     vec = {v: i for i, v in enumerate(g.vectors)}
+    flying_captures = spec.flying_kings if spec.flying_captures is None \
+        else spec.flying_captures
 
     def dirs(vectors: Sequence[tuple[int, int]], color: Color) -> list[int]:
         sign = 1 if color is Color.WHITE else -1
@@ -136,7 +171,8 @@ def rules_spec(variant: Variant) -> dict[str, Any]:
 
     return {
         "squares": g.size,
-        "directions": len(g.vectors),
+        "directions": len(variant.geometry.vectors),
+        "all_directions": len(g.vectors),
         "rows": spec.rows,
         "neighbour": [list(row) for row in g.neighbour],
         "opposite": list(g.opposite),
@@ -145,8 +181,13 @@ def rules_spec(variant: Variant) -> dict[str, Any]:
                       variant.promotion_squares(Color.BLACK)],
         "man_moves": [dirs(spec.man_move_vectors, c) for c in Color],
         "man_captures": [dirs(spec.man_capture_vectors, c) for c in Color],
+        "king_moves": [vec[v] for v in spec.king_move_vectors or spec.vectors],
+        "king_captures": [vec[v] for v in spec.king_capture_vectors or spec.vectors],
         "flying_kings": int(spec.flying_kings),
+        "flying_captures": int(flying_captures),
+        "king_landing_next": int(spec.king_landing == "next"),
         "criteria": _criteria_codes(variant),
+        "piece_values": list(spec.piece_values),
         "men_capture_kings": int(spec.men_capture_kings),
         "immediate_removal": int(spec.immediate_removal),
         "no_reversal": int(spec.no_reversal),

@@ -113,12 +113,12 @@ def cache_dir() -> Path:
 
 
 def tables_supported(variant: Variant) -> bool:
-    """Whether ``variant`` can have tables: it runs on the core and has no outcome rules
-    of its own in Python."""
-    from bots.engine.native import native_available, unsupported_reason
+    """Whether ``variant`` can have tables: it runs on the core (its self-check included,
+    for a ruleset that is not built in) and has no outcome rules of its own in Python."""
+    from bots.engine.native import native_available, self_check_reason, unsupported_reason
 
-    return native_available() and unsupported_reason(variant) is None \
-        and not needs_guard(variant)
+    return (native_available() and unsupported_reason(variant) is None
+            and self_check_reason(variant) is None and not needs_guard(variant))
 
 
 def pieces_for(engine: NativeEngine) -> int:
