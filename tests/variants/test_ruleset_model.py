@@ -197,13 +197,13 @@ def test_list_reports_a_broken_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     (tmp_path / "broken.toml").write_text('key = "broken"\nname = "Broken"\n'
                                           'board = "diagonal"\nrows = 8\ncols = 8\n'
                                           'initial_fen = "W:W21-32:B1-12"\n'
-                                          'men_capture = [[1, 1], [0, 2]]\n')
+                                          'men_capture = [[1, 1], [0, 1]]\n')
     monkeypatch.setenv("KONDAVO_RULESET_DIRS", str(tmp_path))
     out, err = io.StringIO(), io.StringIO()
     assert main(["list"], out=out, err=err) == 0
     assert "international" in out.getvalue().split()
-    assert "broken.toml: field 'men_capture': [0, 2] is not a step of a diagonal board" \
-        in err.getvalue()
+    assert "broken.toml: field 'men_capture': (0, 1) leaves the played squares of a " \
+        "diagonal board" in err.getvalue()
 
 
 # --- the round trip between a ruleset and its file -----------------------------------------
