@@ -84,6 +84,11 @@ def unsupported_reason(variant: Variant) -> str | None:
         return f"precedence {variant.precedence!r}"
     if variant.mid_capture_promotion not in _PROMOTION:
         return f"mid-capture promotion {variant.mid_capture_promotion!r}"
+    board = set(variant.geometry.vectors)
+    odd = [v for v in variant.spec.man_move_vectors if tuple(v) not in board]
+    if odd:  # the evaluation's men's mobility follows the board's lines only
+        return (f"men step along {list(odd[0])}, off the board's lines: the compiled core's "
+                "evaluation does not know such steps yet")
     g = variant.move_geometry
     if g.size > _kdcore.MAX_SQUARES or len(g.vectors) > 8:
         return (f"{g.size} squares / {len(g.vectors)} directions exceed the core's limits "

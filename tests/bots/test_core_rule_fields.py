@@ -230,6 +230,24 @@ def test_variants_check_compares_the_core(tmp_path: Path) -> None:
     assert float(lines["core_speed_ratio"]) > 1
 
 
+def test_men_stepping_off_the_board_lines_stay_in_python(tmp_path: Path) -> None:
+    """Men moving diagonally on an orthogonal board (Armenian style): the generators know
+    it, the core's evaluation does not, so the ruleset says so and is played in Python."""
+    path = tmp_path / "diagonal-steps.toml"
+    path.write_text('key = "diagonal-steps"\nname = "Diagonal steps"\nboard = "orthogonal"\n'
+                    'rows = 8\ncols = 8\nnotation = "algebraic"\n'
+                    'initial_fen = "W:Wa2,b2,c2,d2,e2,f2,g2,h2:Ba7,b7,c7,d7,e7,f7,g7,h7"\n'
+                    "men_move = [[1, 0], [0, -1], [0, 1], [1, -1], [1, 1]]\n", encoding="utf-8")
+    variant = load_ruleset_file(path)
+    position = variant.parse_fen("W:Wd4:Ba8")
+    assert sorted(variant.format_move(position, m) for m in variant.legal_moves(position)) \
+        == ["d4-c4", "d4-c5", "d4-d5", "d4-e4", "d4-e5"]
+    reason = unsupported_reason(variant)
+    assert reason is not None and "men step along [1, -1]" in reason
+    assert core_check.check_core(variant, games=1) == {"core": f"not used: {reason}"}
+    assert not uses_native(variant)
+
+
 def test_a_ruleset_the_core_does_not_play_says_why() -> None:
     base = get_variant("international")
 
