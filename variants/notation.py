@@ -86,8 +86,11 @@ class RulesetNotation:
         cols: ClassVar[int]
         first_to_move: ClassVar[Color]
         flying_kings: ClassVar[bool]
+        flying_captures: ClassVar[bool | None]
+        king_landing: ClassVar[str]
         immediate_removal: ClassVar[bool]
         geometry: Geometry
+        move_geometry: Geometry
         _labels: tuple[str, ...]
         _by_label: dict[str, Square]
         _initial: Position
@@ -239,7 +242,9 @@ class RulesetNotation:
         """
         if len(squares) != len(move.path):
             return False
-        g = self.geometry
+        # The generator's lines: the board's, and any the pieces' declared vectors add.
+        g = self.move_geometry
+        flying = self.flying_kings if self.flying_captures is None else self.flying_captures
         mask = move.captured_mask
         blockers = position.occupied & ~(1 << squares[0])
         taken = 0
@@ -255,9 +260,11 @@ class RulesetNotation:
             victims = [sq for sq in between if (blockers >> sq) & 1]
             if len(victims) != 1 or not (mask >> victims[0]) & 1 or (taken >> victims[0]) & 1:
                 return False
-            if not self.flying_kings or not (position.kings(position.turn) >> squares[0]) & 1:
+            if not flying or not (position.kings(position.turn) >> squares[0]) & 1:
                 if len(between) != 1:
                     return False
+            elif self.king_landing == "next" and between[-1] != victims[0]:
+                return False
             taken |= 1 << victims[0]
             if self.immediate_removal:
                 blockers &= ~(1 << victims[0])

@@ -84,6 +84,16 @@ def test_an_orthogonal_capture_continues_diagonally(frisian: Variant) -> None:
     assert moves(frisian, "W:W27:B28,24") == ["27x20"]
 
 
+def test_either_path_of_a_capture_names_it(frisian: Variant) -> None:
+    """e5 takes d6, e7 and f6 and comes back: by c7 then g7, or by g7 then c7 (the step
+    between them runs along row 7). Both full paths name the one move."""
+    position = frisian.parse_fen("W:W28,30,31,33,34,36-50:B1-16,18,20,22,23")
+    legal = frisian.legal_moves(position)
+    assert [frisian.format_move(position, m, legal) for m in legal] == ["28x28"]
+    for text in ("28x28", "28x17x19x28", "28x19x17x28"):
+        assert frisian.parse_move(position, text) == legal[0]
+
+
 # --- kings: directions, flying moves and flying captures ---------------------------------
 
 def test_kings_capture_orthogonally_from_afar(frisian: Variant) -> None:
