@@ -1,4 +1,4 @@
-"""``python -m bots.puzzles generate|verify|stats``: see :mod:`bots.puzzles`."""
+"""``python -m bots.puzzles generate|verify|merge|stats``: see :mod:`bots.puzzles`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 
 from bots.puzzles.generate import generate
 from bots.puzzles.generate_io import read_puzzles, write_puzzles
-from bots.puzzles.prover import Settings
+from bots.puzzles.prover import Prover, Settings, rate
 from bots.puzzles.verify import verify_file
+from variants import get_variant
 
 DATA = Path(__file__).parent / "data"
 
@@ -33,7 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ver.add_argument("file", type=Path)
     ver.add_argument("--plies", type=int, default=2, help="how much deeper than generation")
     ver.add_argument("--drop", action="store_true", help="rewrite the file without rejects")
-    merge = sub.add_parser("merge", help="the verified puzzles of several runs' files in one")
+    merge = sub.add_parser("merge", help="the verified puzzles of several runs' files in "
+                                         "one, rated again")
     merge.add_argument("out", type=Path)
     merge.add_argument("files", type=Path, nargs="+")
     stats = sub.add_parser("stats", help="counts, themes and ratings of data files")
@@ -67,6 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if puzzle["id"] not in merged and puzzle["fen"] not in fens:
                     merged[str(puzzle["id"])] = puzzle
                     fens.add(str(puzzle["fen"]))
+        raters: dict[str, Prover] = {}
+        for puzzle in merged.values():  # ratings again, each on an empty table
+            key = str(puzzle["ruleset"])
+            if key not in raters:
+                raters[key] = Prover(get_variant(key), Settings(), tt_mb=4)
+            puzzle["rating"] = rate(raters[key], puzzle)
         write_puzzles(args.out, list(merged.values()))
         print(f"{args.out}: {len(merged)} puzzles")
         return 0

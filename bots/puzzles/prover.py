@@ -123,6 +123,7 @@ class Prover:
         self.lock = threading.Lock()
         self._budget = _Budget()
         self.reason = ""  # why the last proof failed
+        self._finder: NativeEngine | None = None
 
     # --- engine access ------------------------------------------------------------------
     def search(self, position: Position, depth: int | None, nodes: int | None) -> SearchResult:
@@ -130,6 +131,21 @@ class Prover:
             return self.engine.search(position, max_depth=depth or 64, node_limit=nodes,
                                       reuse_table=True, tables=True)
         return python_search(self.variant, position, max_depth=depth or 64, node_limit=nodes)
+
+    def fresh_search(self, position: Position, depth: int) -> SearchResult:
+        """A full-width search of ``depth`` plies on a small engine of its own, its table
+        emptied first (for the rating: how deep the engine must look to find a move)."""
+        if self.engine is None:
+            return python_search(self.variant, position, max_depth=depth,
+                                 node_limit=self.settings.node_cap)
+        if self._finder is None:
+            from bots.engine import tables
+
+            self._finder = NativeEngine(self.variant, tt_mb=4)
+            tables.attach(self._finder, "wait")
+        return self._finder.search(position, max_depth=depth,
+                                   node_limit=self.settings.node_cap, reuse_table=False,
+                                   tables=True)
 
     def probe(self, position: Position) -> int:
         """The endgame tables' byte for ``position`` (-1: not in them; 0 a draw; else 1 +
@@ -442,25 +458,39 @@ def themes_of(variant: Variant, proof: Proof, ending_pieces: int) -> list[str]:
 
 def find_depth(prover: Prover, position: Position, move: Move, limit: int = 12) -> int:
     """The shallowest full-width search depth whose best move is ``move`` with a decisive
-    score (``limit`` + 1 when none up to ``limit``)."""
+    score (``limit`` + 1 when none up to ``limit``): each depth a search of its own on an
+    empty transposition table, so what the proof left there does not help."""
     for depth in range(1, limit + 1):
-        result = prover.search(position, depth, prover.settings.node_cap)
+        result = prover.fresh_search(position, depth)
         if result.move == move and result.score >= prover.settings.win:
             return depth
     return limit + 1
 
 
-def rating_of(proof: Proof, found: int, themes: Sequence[str]) -> int:
+def rating_of(solver_moves: int, found: int, sacrifice: bool, quiet_first: bool,
+              legal_count: int) -> int:
     """An initial puzzle rating: longer lines, deeper finds, sacrifices and quiet first
-    moves are harder."""
-    solver_moves = (len(proof.moves) + 1) // 2
+    moves are harder; within 600..2800."""
     rating = 700 + 70 * found + 110 * (solver_moves - 1)
-    if "sacrifice" in themes:
+    if sacrifice:
         rating += 150
-    if not proof.moves[0].captured:
+    if quiet_first:
         rating += 100
-    rating += 4 * min(proof.legal_count, 25)
+    rating += 4 * min(legal_count, 25)
     return max(600, min(2800, rating))
+
+
+def rate(prover: Prover, puzzle: dict[str, object]) -> int:
+    """The initial rating of a puzzle in the data format (:func:`rating_of`)."""
+    variant = prover.variant
+    position = variant.parse_fen(str(puzzle["fen"]))
+    solution: list[str] = list(puzzle["solution"])  # type: ignore[call-overload]
+    legal = variant.legal_moves(position)
+    first = variant.parse_move(position, solution[0], legal)
+    found = find_depth(prover, position, first)
+    themes: list[str] = list(puzzle["themes"])  # type: ignore[call-overload]
+    return rating_of((len(solution) + 1) // 2, found, "sacrifice" in themes,
+                     not first.captured, len(legal))
 
 
 def puzzle_id(key: str, fen: str, solution: Sequence[str]) -> str:
@@ -477,6 +507,8 @@ def to_dict(prover: Prover, proof: Proof, source: dict[str, object]) -> dict[str
     initial = variant.initial_position().occupied.bit_count()
     themes = themes_of(variant, proof, ending_pieces=max(6, initial // 4))
     found = find_depth(prover, proof.position, proof.moves[0])
+    rating = rating_of((len(proof.moves) + 1) // 2, found, "sacrifice" in themes,
+                       not proof.moves[0].captured, proof.legal_count)
     margin = proof.margin
     return {
         "id": puzzle_id(variant.key, fen, solution),
@@ -485,7 +517,7 @@ def to_dict(prover: Prover, proof: Proof, source: dict[str, object]) -> dict[str
         "solution": solution,
         "solver": "white" if proof.position.turn is Color.WHITE else "black",
         "themes": themes,
-        "rating": rating_of(proof, found, themes),
+        "rating": rating,
         "source": source,
         "proof": {"depth": proof.depth, "margin": min(margin, WON_MARGIN),
                   "nodes": proof.nodes},
