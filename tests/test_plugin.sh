@@ -7,7 +7,7 @@
 #
 # A package is installed (not editable, as an operator would) into a temporary directory
 # put on PYTHONPATH; a directory of ruleset files is given as KONDAVO_RULESET_DIRS. Then:
-# `python -m variants list` (broken files are reported), `python -m variants check` on
+# `python -m variants list` (a broken ruleset file fails the run, with its error), `python -m variants check` on
 # every ruleset the plugin adds, the project's tests/variants (its registry-wide tests run
 # on your rulesets too) and the plugin's own tests/ if it has some. No services are needed.
 # Extra arguments go to pytest. Exit status is non-zero if anything failed.
@@ -32,7 +32,11 @@ else
   export KONDAVO_RULESET_DIRS="$PLUGIN${KONDAVO_RULESET_DIRS:+:$KONDAVO_RULESET_DIRS}"
 fi
 status=0
-after=$("$BIN/python" -m variants list) || status=1
+after=$("$BIN/python" -m variants list 2>"$TMP_DIR/list.err") || status=1
+if grep -q "^error: skipped" "$TMP_DIR/list.err"; then
+  grep "^error: skipped" "$TMP_DIR/list.err" >&2
+  status=1  # a ruleset file of the plugin cannot be loaded
+fi
 added=$(comm -13 <(sort <<<"$before") <(sort <<<"$after"))
 [ -n "$added" ] || { echo "test-plugin: the plugin adds no ruleset (see the errors above)" >&2; exit 1; }
 for key in $added; do
