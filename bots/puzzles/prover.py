@@ -456,7 +456,7 @@ def themes_of(variant: Variant, proof: Proof, ending_pieces: int) -> list[str]:
     return sorted(themes)
 
 
-def find_depth(prover: Prover, position: Position, move: Move, limit: int = 12) -> int:
+def find_depth(prover: Prover, position: Position, move: Move, limit: int = 10) -> int:
     """The shallowest full-width search depth whose best move is ``move`` with a decisive
     score (``limit`` + 1 when none up to ``limit``): each depth a search of its own on an
     empty transposition table, so what the proof left there does not help."""
