@@ -32,7 +32,7 @@ from variants.registry import BUILTINS
 from variants.rulesets.brazilian import Brazilian
 from variants.rulesets.english import English
 from variants.spec import RulesSpec, declarative_reason, generation_hooks, overridden_hooks
-from variants.toml_rulesets import load_ruleset_file
+from variants.toml_rulesets import load_ruleset_file, ruleset_from_mapping
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -279,3 +279,12 @@ def test_named_precedences_and_lists_are_stored_in_one_form() -> None:
                               man_capture_vectors=((1, 1), (1, -1)))
     assert hash(loose) == hash(RulesSpec(precedence=(Criterion.MOST_PIECES,),
                                          man_capture_vectors=((1, 1), (1, -1))))
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_ruleset_file_round_trips(path: Path) -> None:
+    """File -> spec -> file -> spec, with the kings' and capture-value fields too."""
+    variant = load_ruleset_file(path)
+    copy = ruleset_from_mapping(tomllib.loads(ruleset_to_toml(variant)), path)
+    assert copy.spec == variant.spec
+    assert copy.perft(copy.initial_position(), 3) == variant.perft(variant.initial_position(), 3)
