@@ -6,17 +6,22 @@ ruleset's generator and on the plain reference generator (:mod:`variants.referen
 
 from __future__ import annotations
 
+import os
+import random
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from variants import Criterion, Variant, get_variant
-from variants.conformance import run_all
+from variants.conformance import random_playouts, run_all
 from variants.reference import reference_moves
 from variants.toml_rulesets import RulesetFileError, load_ruleset_file
 from variants.words import describe_precedence
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data"
 FRISIAN = DATA / "frisian-like.toml"
 SHORT_LANDING = DATA / "short-landing.toml"
 
@@ -221,3 +226,39 @@ def test_orthogonal_vectors_on_an_orthogonal_board(tmp_path: Path) -> None:
     assert moves(queen, "W:WKa1:Bc3") == ["a1xd4", "a1xe5", "a1xf6", "a1xg7", "a1xh8"]
     # h8 has nothing behind it: no capture; 7 + 7 squares straight, 3 on each diagonal.
     assert len(moves(queen, "W:WKd4:Bh8")) == 26
+
+
+# --- an independent implementation: pydraughts' Frisian ------------------------------------
+
+@pytest.fixture(scope="module")
+def pydraughts() -> ModuleType:
+    """pydraughts 0.6.7 (``make test-peers``; skipped without it). Its Frisian captures are
+    the frisian-like file's: the most value with a king worth 1.5 men, then the most kings,
+    then a king's capture. Its limit on king moves needs a game record, which a board made
+    from a FEN does not have."""
+    where = os.environ.get("KONDAVO_PYDRAUGHTS") or str(REPO / ".venv/test-peers/pydraughts")
+    if Path(where).is_dir() and where not in sys.path:
+        sys.path.append(where)
+    module = pytest.importorskip("draughts", reason="pydraughts is not installed")
+    if not hasattr(module, "Board") or not Path(where, "pydraughts-0.6.7.dist-info").exists():
+        pytest.skip("the `draughts` package found is not pydraughts 0.6.7")
+    return module
+
+
+def test_same_legal_moves_as_pydraughts_frisian(frisian: Variant,
+                                                 pydraughts: ModuleType) -> None:
+    stats = random_playouts(frisian, games=12, seed=2024, max_plies=200,
+                            keep_positions=3000)
+    positions = random.Random(1).sample(stats.positions, min(400, len(stats.positions)))
+    with_captures = with_kings = 0
+    for position in positions:
+        fen = frisian.format_fen(position)
+        ours = {(m.origin + 1, m.destination + 1, frozenset(s + 1 for s in m.captured))
+                for m in frisian.legal_moves(position)}
+        board = pydraughts.Board(variant="frisian", fen=fen)
+        theirs = {(m.board_move[0][0], m.board_move[-1][-1], frozenset(m.captures or []))
+                  for m in board.legal_moves()}
+        assert ours == theirs, fen
+        with_captures += any(k[2] for k in ours)
+        with_kings += bool(position.white_kings | position.black_kings)
+    assert with_captures > 100 and with_kings > 20
