@@ -22,11 +22,16 @@ from variants.spec import Precedence, RulesSpec
 from variants.types import Color
 from variants.words import RulesPage
 
+_DARK_ORTHOGONAL = ((2, 0), (-2, 0), (0, -2), (0, 2))
 _NAMED_STEPS = {
-    "diagonal": {((1, -1), (1, 1)): "forward", DIAGONAL: "forward-and-backward"},
+    "diagonal": {((1, -1), (1, 1)): "forward", DIAGONAL: "forward-and-backward",
+                 _DARK_ORTHOGONAL: "orthogonal",
+                 DIAGONAL + _DARK_ORTHOGONAL: "diagonal-and-orthogonal"},
     "orthogonal": {((1, 0),): "forward", ((1, 0), (0, -1), (0, 1)): "forward-and-sideways",
-                   ORTHOGONAL: "all"},
+                   ORTHOGONAL: "all", DIAGONAL: "diagonal",
+                   ORTHOGONAL + DIAGONAL: "diagonal-and-orthogonal"},
 }
+_KING_NAMES = {"forward-and-backward": "diagonal", "all": "orthogonal"}
 _OUTCOME_HOOKS = ("special_outcome", "draw_outcome", "position_problems")
 
 
@@ -52,10 +57,11 @@ def rules_to_toml(spec: RulesSpec) -> dict[str, Any]:
     out["men_capture"] = _steps(spec.board, spec.man_capture_vectors)
     if not spec.men_capture_kings:
         out["men_capture_kings"] = False
-    if spec.king_move_vectors is not None:
-        out["kings_move"] = [[a, b] for a, b in spec.king_move_vectors]
-    if spec.king_capture_vectors is not None:
-        out["kings_capture"] = [[a, b] for a, b in spec.king_capture_vectors]
+    for field, vectors in (("kings_move", spec.king_move_vectors),
+                           ("kings_capture", spec.king_capture_vectors)):
+        if vectors is not None:
+            steps = _steps(spec.board, vectors)
+            out[field] = _KING_NAMES.get(steps, steps) if isinstance(steps, str) else steps
     out["flying_kings"] = spec.flying_kings
     if spec.flying_captures is not None:
         out["flying_captures"] = spec.flying_captures

@@ -198,6 +198,18 @@ def test_different_rules_have_different_digests(tmp_path: Path) -> None:
     assert frisian.spec.changed()["piece_values"] == [2, 3]
 
 
+def test_export_writes_the_fields_back(frisian: Variant, tmp_path: Path) -> None:
+    from variants.export import ruleset_to_toml
+
+    text = ruleset_to_toml(frisian)
+    assert 'kings_move = "diagonal"' in text
+    assert 'kings_capture = "diagonal-and-orthogonal"' in text
+    assert 'men_capture = "diagonal-and-orthogonal"' in text
+    path = tmp_path / "copy.toml"
+    path.write_text(text.replace('perft_suite = "frisian-like.perft"\n', ""), encoding="utf-8")
+    assert load_ruleset_file(path).spec == frisian.spec
+
+
 @pytest.mark.parametrize(("text", "field", "message"), [
     ("men_capture = [[0, 1]]\n", "men_capture", "leaves the played squares"),
     ("kings_capture = [[0, 0]]\n", "kings_capture", "not a direction"),
