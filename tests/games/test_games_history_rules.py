@@ -1,5 +1,6 @@
-"""A rule that reads the game so far, on the site: the server refuses the move it forbids
-(nothing changes), accepts the others, and the game page is sent only the allowed moves."""
+"""A ruleset's own rules on the site. A rule that reads the game so far: the server refuses
+the move it forbids (nothing changes), accepts the others, and the game page is sent only
+the allowed moves. A result of its own: the game ends with its reason and its words."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from django.test import Client
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.services import game_create, game_play_move
+from variants import Color, Outcome, Position, Reason
 from variants import registry as registry_module
 from variants.registry import BUILTINS, Registry
+from variants.rulesets.brazilian import Brazilian
 from variants.rulesets.international import International
 
 pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
@@ -52,3 +55,38 @@ def test_the_server_applies_the_king_move_limit(guest_factory: Any, client: Clie
     game_play_move(game_id=game.id, player=white, ply=8, move_text="45-50")  # allowed again
     game.refresh_from_db()
     assert (game.ply, game.status) == (9, Game.Status.ACTIVE)
+
+
+THREE_KINGS = Reason("three_kings", {"en": "three kings against one",
+                                     "fr": "trois dames contre une"})
+
+
+class ThreeKings(Brazilian):
+    """A ruleset with a result of its own, and its own words for it."""
+
+    key = "three-kings"
+    name = "Three kings"
+    outcome_reasons = (THREE_KINGS,)
+
+    def special_outcome(self, position: Position) -> Outcome | None:
+        for color in Color:
+            if (not position.men(color) and position.kings(color).bit_count() >= 3
+                    and position.pieces(color.opponent).bit_count() == 1):
+                return Outcome(None, THREE_KINGS)
+        return None
+
+
+def test_a_ruleset_reason_ends_the_game_with_its_words(guest_factory: Any, client: Client,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry_module, "_default", Registry([*BUILTINS, ThreeKings()]))
+    white, black = guest_factory(), guest_factory()
+    game = game_create(creator=white, opponent=black, ruleset="three-kings", color="white",
+                       start_fen="W:WKa1,Kc1,g7:BKh2")
+    game_play_move(game_id=game.id, player=white, ply=0, move_text="g7-h8")
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.reason) == (Game.Status.FINISHED, None,
+                                                       "three_kings")
+    state = client.get(f"/games/{game.id}/state.json").json()
+    result = state.get("d", state)["result"]
+    assert (result["reason"], result["reason_text"]) == ("three_kings",
+                                                         "three kings against one")
