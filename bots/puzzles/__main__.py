@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     merge = sub.add_parser("merge", help="the verified puzzles of several runs' files in "
                                          "one, rated again")
     merge.add_argument("out", type=Path)
-    merge.add_argument("files", type=Path, nargs="+")
+    merge.add_argument("files", type=Path, nargs="*")
     stats = sub.add_parser("stats", help="counts, themes and ratings of data files")
     stats.add_argument("files", type=Path, nargs="*")
     args = parser.parse_args(argv)
