@@ -18,3 +18,12 @@ if (toggle && menu) {
     }
   });
 }
+
+// The header's height as --header-h: one row, or two where the menu wraps (a guest's name
+// and longer words); the desktop game and analysis boards fit the window below it.
+const header = document.querySelector(".site-header");
+if (header && "ResizeObserver" in window) {
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--header-h", `${header.offsetHeight}px`);
+  }).observe(header);
+}
