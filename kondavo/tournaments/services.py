@@ -1020,13 +1020,17 @@ def tournament_lists(*, ruleset: str | None = None, limit: int = 30
 
 
 def tick_if_due(t: Tournament) -> Tournament:
-    """Pages tick a tournament that is due (the embedded mode has no beat; with one this
-    just gets there first). Returns it as it now is."""
+    """Pages tick a tournament that is due. The embedded mode (no beat) ticks it here; with
+    a worker the page asks for ``tasks.tournament_tick_one`` instead, so starting a
+    tournament (every entry notified, the first pairing) never runs in a web process.
+    Returns it as it now is."""
     now = timezone.now()
     due = (t.status == Tournament.Status.CREATED and t.starts_at <= now) or (
         t.status == Tournament.Status.STARTED and t.is_arena and t.ends_at is not None
         and t.ends_at <= now)
-    if due:
+    if due and not _eager():
+        _send_task("tournament_tick_one", t.pk)
+    elif due:
         tournament_tick(tournament_id=t.pk, now=now)
         return Tournament.objects.get(pk=t.pk)
     return t
