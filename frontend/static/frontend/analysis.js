@@ -505,7 +505,9 @@ $("continue-form").addEventListener("submit", async (ev) => {
     try { data = await r.json(); } catch (_) { data = null; }
     if (r.ok && data && data.url) { location.href = data.url; return; }
     const code = data && data.error ? data.error.code : "generic";
-    const message = (I18N.errors || {})[code] || (data && data.error && data.error.message) ||
+    // An HTTP answer speaks the visitor's language: its own words say the most (which
+    // problem the position has); the code's sentence when it has none.
+    const message = (data && data.error && data.error.message) || (I18N.errors || {})[code] ||
       (I18N.errors || {}).generic || `HTTP ${r.status}`;
     const wait = parseInt(r.headers.get("Retry-After") || "", 10);
     error.textContent = Number.isFinite(wait) && wait > 0
