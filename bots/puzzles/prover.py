@@ -112,6 +112,9 @@ class Prover:
     settings: Settings = field(default_factory=Settings)
     tt_mb: int = 64
     shared: NativeEngine | None = None  # another prover's engine, to use instead of a new one
+    # endgame tables: "wait" (load, or solve before the first proof), "off"; None: "wait"
+    # unless KONDAVO_ENGINE_TABLES is "off"
+    tables: str | None = None
 
     def __post_init__(self) -> None:
         self.engine: NativeEngine | None = self.shared
@@ -119,11 +122,16 @@ class Prover:
             from bots.engine import tables
 
             self.engine = NativeEngine(self.variant, tt_mb=self.tt_mb)
-            tables.attach(self.engine, "wait")
+            tables.attach(self.engine, self.table_mode())
         self.lock = threading.Lock()
         self._budget = _Budget()
         self.reason = ""  # why the last proof failed
         self._finder: NativeEngine | None = None
+
+    def table_mode(self) -> str:
+        from bots.engine import tables
+
+        return self.tables or ("off" if tables.mode() == "off" else "wait")
 
     # --- engine access ------------------------------------------------------------------
     def search(self, position: Position, depth: int | None, nodes: int | None) -> SearchResult:
@@ -142,7 +150,7 @@ class Prover:
             from bots.engine import tables
 
             self._finder = NativeEngine(self.variant, tt_mb=4)
-            tables.attach(self._finder, "wait")
+            tables.attach(self._finder, self.table_mode())
         return self._finder.search(position, max_depth=depth,
                                    node_limit=self.settings.node_cap, reuse_table=False,
                                    tables=True)

@@ -55,8 +55,11 @@ _PROVERS: dict[str, Prover] = {}
 
 
 def prover_for(key: str) -> Prover:
+    """English with its endgame tables (solved once on a machine, then read from the
+    cache), the others without (the suite runs with KONDAVO_ENGINE_TABLES=off)."""
     if key not in _PROVERS:
-        _PROVERS[key] = Prover(get_variant(key), Settings(), tt_mb=4)
+        _PROVERS[key] = Prover(get_variant(key), Settings(), tt_mb=4,
+                               tables="wait" if key == "english" else None)
     return _PROVERS[key]
 
 
