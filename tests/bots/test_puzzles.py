@@ -190,7 +190,7 @@ def test_the_pure_python_engine_proves_too(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("KONDAVO_ENGINE", "python")
     variant = get_variant("english")
     assert not native_supported(variant)
-    prover = Prover(variant, Settings(scan_nodes=3_000, min_depth=6))
+    prover = Prover(variant, Settings(scan_nodes=3_000, min_depth=6), tables="wait")
     assert prover.engine is None
     proof = prover.prove(variant.parse_fen(SHOTS["english"][0]))
     assert proof is not None
@@ -242,7 +242,7 @@ def test_shipped_puzzles_are_well_formed_and_legal(key: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("key", BUILT_IN)
 def test_a_sample_of_shipped_puzzles_holds_two_plies_deeper(key: str) -> None:
-    prover = Prover(get_variant(key), Settings().deeper(VERIFY_PLIES))
+    prover = Prover(get_variant(key), Settings().deeper(VERIFY_PLIES), tables="wait")
     puzzles = shipped(key)
     for puzzle in puzzles[:: max(1, len(puzzles) // 8)]:
         why, _proof = reprove(prover, puzzle, plies=VERIFY_PLIES)
