@@ -21,13 +21,15 @@ class BotsConfig(AppConfig):
 def tables_solved_off_requests() -> None:
     """Endgame tables (``bots.engine.tables``) are never solved by a process that serves
     requests: it uses those on disk (solved in the image or by a worker at start); in the
-    embedded mode the analysis board's bounded background pool solves the missing ones."""
+    embedded mode the analysis board's bounded background pool solves the missing ones up
+    to four pieces (seconds each; five-piece tables take minutes and are only used from
+    disk: ``python -m bots.engine.tables``)."""
     from django.conf import settings
 
     from bots.analysis import background_pool
     from bots.engine import tables
 
     if getattr(settings, "KONDAVO_BOT_INPROCESS", False):
-        tables.solve_missing_with(lambda job: background_pool().submit(job))
+        tables.solve_missing_with(lambda job: background_pool().submit(job), max_pieces=4)
     else:
         tables.solve_missing_with(None)

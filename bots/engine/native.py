@@ -281,7 +281,8 @@ class NativeEngine:
         self._module: ModuleType = core_module
         self._special = special_table(variant)
         self.table_pieces = 0
-        self._tables = b""
+        self.tables_wanted = 0  # the pieces the budget allows (bots.engine.tables.refresh)
+        self._tables: bytes | memoryview = b""
         self.tables_recheck_at = 0.0  # monotonic time of the next look for tables on disk
         self.core = self._new_core(tt_mb)
         self._lock = threading.Lock()
@@ -313,9 +314,9 @@ class NativeEngine:
             self.core.clear()
 
     # --- endgame tables (bots.engine.tables) --------------------------------------------
-    def set_tables(self, pieces: int, data: bytes) -> None:
-        """Endgame tables solved for ``pieces`` (``b""`` removes them); waits for a running
-        search to end."""
+    def set_tables(self, pieces: int, data: bytes | memoryview) -> None:
+        """Endgame tables solved for ``pieces`` (``b""`` removes them; a memory map of the
+        cache file is read in place); waits for a running search to end."""
         with self._lock:
             self.core.set_tables(pieces, data)  # read in place: kept alive in self._tables
             self._tables = data
@@ -398,9 +399,10 @@ def native_engine(variant: Variant) -> NativeEngine:
             from bots.engine import tables
 
             engine.tables_recheck_at = time.monotonic() + tables.RECHECK_SECONDS
+            engine.tables_wanted = tables.pieces_for(engine)
             tables.attach(engine)
             return engine
-    if not engine.table_pieces:  # written since by a worker or another process?
+    if engine.table_pieces < engine.tables_wanted:  # written since by a worker?
         from bots.engine import tables
 
         tables.refresh(engine)

@@ -2,8 +2,11 @@
 
 The core solves them on this machine from the ruleset's own rules (``bots/native/tables.c``:
 retrograde analysis over its move generation, so capture precedence and promotion are the
-ruleset's): with at most four pieces on an 8x8 board that is 15 MB and about five seconds,
-with three pieces on 10x10 2 MB. A position in the tables is scored in the search as a win
+ruleset's): with at most five pieces on an 8x8 board that is 374 MB and a few minutes of
+one core, with four pieces on 10x10 94 MB (figures in ``docs/engine.md``). The cache file is
+the table's bytes uncompressed, and a process maps it read-only rather than reading it:
+every process of the machine shares one copy in the page cache, and only the pages its
+searches touch are resident. A position in the tables is scored in the search as a win
 or loss in its exact number of plies, or as a draw, so level 8 converts the endings it can
 win, draws the ones it cannot lose and no longer plays on in dead draws.
 
@@ -28,13 +31,19 @@ Environment:
   tools), ``off``.
 - ``KONDAVO_ENGINE_TABLES_DIR``: the cache directory (default
   ``$XDG_CACHE_HOME/kondavo/tables`` or ``~/.cache/kondavo/tables``).
-- ``KONDAVO_ENGINE_TABLES_MB``: the largest tables per ruleset in memory (default 32): the
-  most pieces (at most 4) whose tables fit.
+- ``KONDAVO_ENGINE_TABLES_MB``: the largest tables per ruleset (default 400): the most
+  pieces (at most 5) whose tables fit, i.e. five on 8x8 and four on 10x10.
+
+A process that solves missing tables may be given a smaller ceiling
+(:func:`solve_missing_with`): the embedded mode solves at most four pieces in its analysis
+pool (seconds, not minutes) and uses five-piece files when the command below or a worker
+wrote them.
 
 Rulesets with outcome rules of their own in Python (``special_outcome``, ``draw_outcome``,
 e.g. Turkish) get no tables: the tables know only the rules the core knows.
 
-    python -m bots.engine.tables             # solve and cache every registered ruleset's
+    python -m bots.engine.tables                          # every registered ruleset's
+    python -m bots.engine.tables build --ruleset english --pieces 5
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import logging
+import mmap
 import os
 import sys
 import threading
@@ -60,12 +70,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1  # bump when the layout in bots/native/tables.h changes
-MAX_PIECES = 4
+FORMAT = 2  # bump when the layout in bots/native/tables.h or the file's changes
+MAX_PIECES = 5
+DEFAULT_MB = 400
 MODE_ENV = "KONDAVO_ENGINE_TABLES"
 DIR_ENV = "KONDAVO_ENGINE_TABLES_DIR"
 MB_ENV = "KONDAVO_ENGINE_TABLES_MB"
-MAGIC = b"KDTB"
+MAGIC = b"KDT2"
+HEADER = 16  # MAGIC, the data's length (8 bytes) and its CRC-32 (4 bytes), little-endian
 
 RECHECK_SECONDS = 10.0  # an engine without tables looks at the cache directory again
 
@@ -85,14 +97,17 @@ def in_thread(job: Job) -> threading.Thread:
 
 
 _solver: Solver | None = in_thread
+_solver_pieces = MAX_PIECES
 
 
-def solve_missing_with(solver: Solver | None) -> None:
+def solve_missing_with(solver: Solver | None, max_pieces: int = MAX_PIECES) -> None:
     """How this process solves tables missing from the cache directory: ``solver(job)`` runs
     ``job`` in the background (e.g. a bounded executor's ``submit``) and returns a handle;
-    None: never in this process (it uses the files on disk, or plays without tables)."""
-    global _solver
+    None: never in this process (it uses the files on disk, or plays without tables).
+    ``max_pieces``: the largest tables it solves itself (larger ones only from disk)."""
+    global _solver, _solver_pieces
     _solver = solver
+    _solver_pieces = max_pieces
 
 
 def solver() -> Solver | None:
@@ -122,8 +137,8 @@ def tables_supported(variant: Variant) -> bool:
 
 
 def pieces_for(engine: NativeEngine) -> int:
-    """The most pieces (2-4) whose tables fit ``KONDAVO_ENGINE_TABLES_MB``; 0: none fit."""
-    budget = float(os.environ.get(MB_ENV, "32")) * 1e6
+    """The most pieces (2-5) whose tables fit ``KONDAVO_ENGINE_TABLES_MB``; 0: none fit."""
+    budget = float(os.environ.get(MB_ENV, str(DEFAULT_MB))) * 1e6
     for pieces in range(MAX_PIECES, 1, -1):
         if engine.core.tables_size(pieces) <= budget:
             return pieces
@@ -139,25 +154,43 @@ def cache_path(engine: NativeEngine, pieces: int) -> Path:
     return cache_dir() / f"{engine.variant.key}-{pieces}p-{digest}.kdtb"
 
 
-def _read(path: Path, size: int) -> bytes | None:
+def _read(path: Path, size: int) -> memoryview | None:
+    """The file's tables as a read-only memory map (None: missing, or not a whole file of
+    these tables: its length and CRC-32 are checked, the file read in chunks so that the
+    check leaves nothing resident in this process)."""
     try:
-        raw = path.read_bytes()
-        if raw[:4] != MAGIC:
-            return None
-        data = zlib.decompress(raw[4:])
-    except (OSError, zlib.error):
+        with path.open("rb") as f:
+            head = f.read(HEADER)
+            if len(head) != HEADER or head[:4] != MAGIC:
+                return None
+            length = int.from_bytes(head[4:12], "little")
+            if length != size or os.fstat(f.fileno()).st_size != HEADER + size:
+                return None
+            crc = 0
+            while chunk := f.read(1 << 22):
+                crc = zlib.crc32(chunk, crc)
+            if crc != int.from_bytes(head[12:16], "little"):
+                return None
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
         return None
-    return data if len(data) == size else None
+    return memoryview(mapped)[HEADER:]
 
 
-def _write(path: Path, data: bytes) -> None:
+def _write(path: Path, data: bytes) -> bool:
+    """Writes the cache file (atomically); False when the directory is read-only."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_bytes(MAGIC + zlib.compress(data, 6))
+        with tmp.open("wb") as f:
+            f.write(MAGIC + len(data).to_bytes(8, "little")
+                    + zlib.crc32(data).to_bytes(4, "little"))
+            f.write(data)
         os.replace(tmp, path)
     except OSError as exc:  # a read-only cache: the tables still serve this process
         log.warning("endgame tables not cached at %s: %s", path, exc)
+        return False
+    return True
 
 
 def solve(engine: NativeEngine, pieces: int) -> bytes:
@@ -169,15 +202,29 @@ def solve(engine: NativeEngine, pieces: int) -> bytes:
     return data
 
 
-def load_or_solve(engine: NativeEngine, pieces: int) -> bytes:
-    """The tables from the cache, or solved and cached."""
+def load_or_solve(engine: NativeEngine, pieces: int) -> bytes | memoryview:
+    """The tables from the cache, or solved and cached (then mapped from the file, so the
+    solved bytes are not kept in this process's memory)."""
     path = cache_path(engine, pieces)
     size = int(engine.core.tables_size(pieces))
     data = _read(path, size)
     if data is None:
-        data = solve(engine, pieces)
-        _write(path, data)
+        solved = solve(engine, pieces)
+        if _write(path, solved):
+            data = _read(path, size)
+        if data is None:
+            return solved
     return data
+
+
+def _cached(engine: NativeEngine, most: int) -> tuple[int, memoryview | None]:
+    """The largest tables of at most ``most`` pieces in the cache directory that are larger
+    than the engine's (0, None: none)."""
+    for pieces in range(most, max(engine.table_pieces, 1), -1):
+        data = _read(cache_path(engine, pieces), int(engine.core.tables_size(pieces)))
+        if data is not None:
+            return pieces, data
+    return 0, None
 
 
 def attach(engine: NativeEngine, how: str | None = None) -> Any:
@@ -188,15 +235,18 @@ def attach(engine: NativeEngine, how: str | None = None) -> Any:
     how = how or mode()
     if how == "off" or needs_guard(engine.variant):  # the engine exists: on the core
         return None
-    pieces = pieces_for(engine)
-    if not pieces:
+    wanted = pieces_for(engine)
+    if wanted <= engine.table_pieces:
         return None
-    data = _read(cache_path(engine, pieces), int(engine.core.tables_size(pieces)))
+    have, data = _cached(engine, wanted)
     if data is not None:
-        engine.set_tables(pieces, data)
+        engine.set_tables(have, data)
+    have = max(have, engine.table_pieces)
+    if have == wanted:
         return None
     submit = _solver
-    if submit is None:  # e.g. a web process: only what is on disk
+    pieces = min(wanted, _solver_pieces)
+    if submit is None or pieces <= have:  # e.g. a web process: only what is on disk
         return None
     if how == "wait":
         engine.set_tables(pieces, load_or_solve(engine, pieces))
@@ -205,7 +255,7 @@ def attach(engine: NativeEngine, how: str | None = None) -> Any:
 
     def work() -> None:
         try:
-            if not engine.table_pieces:
+            if engine.table_pieces < pieces:
                 engine.set_tables(pieces, load_or_solve(engine, pieces))
         except (MemoryError, ValueError) as exc:
             log.warning("endgame tables for %s failed: %s", engine.variant.key, exc)
@@ -231,21 +281,22 @@ def attach(engine: NativeEngine, how: str | None = None) -> Any:
 
 
 def refresh(engine: NativeEngine) -> None:
-    """An engine still without tables looks for them again (at most every
+    """An engine without its largest tables looks for them again (at most every
     ``RECHECK_SECONDS``): a worker or the image may have written them since."""
-    if engine.table_pieces:
+    if engine.table_pieces >= engine.tables_wanted:
         return
     now = time.monotonic()
     if now < engine.tables_recheck_at:
         return
     engine.tables_recheck_at = now + RECHECK_SECONDS
     if mode() != "off":
+        engine.tables_wanted = pieces_for(engine)
         attach(engine)
 
 
-def ensure_cached(key: str) -> str:
-    """Solve and cache the tables of ruleset ``key`` unless a good file is there; returns
-    a line saying what was done."""
+def ensure_cached(key: str, pieces: int | None = None) -> str:
+    """Solve and cache the tables of ruleset ``key`` (``pieces``, default the most the
+    budget allows) unless a good file is there; returns a line saying what was done."""
     from bots.engine.native import NativeEngine
 
     variant = get_variant(key)
@@ -253,12 +304,15 @@ def ensure_cached(key: str) -> str:
         engine = NativeEngine(variant, tt_mb=1) if tables_supported(variant) else None
     except (ValueError, OverflowError, MemoryError, RuntimeError):
         engine = None
-    pieces = pieces_for(engine) if engine is not None else 0
+    if engine is not None and pieces is None:
+        pieces = pieces_for(engine)
     if engine is None or not pieces:
         return f"{key}: no tables (outcome rules of its own, not on the core, or too big)"
     started = time.perf_counter()
+    size = int(engine.core.tables_size(pieces))
     load_or_solve(engine, pieces)
-    return (f"{key}: {pieces} pieces, {cache_path(engine, pieces)} "
+    path = cache_path(engine, pieces)
+    return (f"{key}: {pieces} pieces, {size / 1e6:.1f} MB, {path.name} in {path.parent} "
             f"({time.perf_counter() - started:.1f} s)")
 
 
@@ -275,12 +329,22 @@ def solve_all(keys: Sequence[str] | None = None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Solve and cache the engine's endgame tables.")
+    parser = argparse.ArgumentParser(
+        description="Solve and cache the engine's endgame tables "
+                    "(`build` is optional: `python -m bots.engine.tables english`).")
     parser.add_argument("rulesets", nargs="*", help="ruleset keys (default: every registered)")
+    parser.add_argument("--ruleset", action="append", default=[], help="a ruleset key")
+    parser.add_argument("--pieces", type=int, choices=range(2, MAX_PIECES + 1),
+                        help="pieces (default: the most KONDAVO_ENGINE_TABLES_MB allows)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for key in args.rulesets or variant_keys():
-        print(ensure_cached(key))
+    keys = [k for k in args.rulesets if k != "build"] + args.ruleset
+    known = set(variant_keys())
+    unknown = [k for k in keys if k not in known]
+    if unknown:
+        parser.error(f"unknown ruleset(s): {', '.join(unknown)}")
+    for key in keys or variant_keys():
+        print(ensure_cached(key, args.pieces), flush=True)
     return 0
 
 

@@ -18,7 +18,8 @@ typedef struct {
     KdEval eval;
     KdEngine *engine;
     KdMoveList *scratch;
-    PyObject *tables; /* the bytes the engine's endgame tables point into, or NULL */
+    Py_buffer tables; /* the buffer the engine's endgame tables point into (.obj NULL: none):
+                         bytes, or a read-only memory map of the cache file */
 } CoreObject;
 
 static int bb_from(PyObject *o, kd_bb *out) {
@@ -249,7 +250,7 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
 
 static void Core_dealloc(CoreObject *self) {
     kd_engine_free(self->engine);
-    Py_XDECREF(self->tables);
+    if (self->tables.obj) PyBuffer_Release(&self->tables);
     PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -449,7 +450,7 @@ static PyObject *Core_tables_size(CoreObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "i", &pieces)) return NULL;
     KdTables t;
     if (kd_tables_layout(&t, &self->rules, pieces)) {
-        PyErr_SetString(PyExc_ValueError, "endgame tables: 2 to 4 pieces");
+        PyErr_SetString(PyExc_ValueError, "endgame tables: 2 to 5 pieces");
         return NULL;
     }
     return PyLong_FromSize_t(t.total);
@@ -478,19 +479,20 @@ static PyObject *Core_build_tables(CoreObject *self, PyObject *args) {
 
 static PyObject *Core_set_tables(CoreObject *self, PyObject *args) {
     int pieces;
-    PyObject *data;
-    if (!PyArg_ParseTuple(args, "iO!", &pieces, &PyBytes_Type, &data)) return NULL;
-    /* the engine reads the bytes in place: keep them alive as long as it may */
-    int rc = kd_engine_set_tables(self->engine, pieces, (const uint8_t *)PyBytes_AS_STRING(data),
-                                  (size_t)PyBytes_GET_SIZE(data));
-    if (rc || !PyBytes_GET_SIZE(data)) { /* the engine has no tables now */
-        Py_CLEAR(self->tables);
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "iy*", &pieces, &view)) return NULL;
+    /* the engine reads the buffer in place: hold it as long as it may (a memory map of
+       the cache file is shared between processes, only the pages read are resident) */
+    int rc = kd_engine_set_tables(self->engine, pieces, (const uint8_t *)view.buf,
+                                  (size_t)view.len);
+    if (self->tables.obj) PyBuffer_Release(&self->tables);
+    if (rc || !view.len) { /* the engine has no tables now */
+        PyBuffer_Release(&view);
         if (!rc) Py_RETURN_NONE;
         PyErr_SetString(PyExc_ValueError, "endgame tables of the wrong size");
         return NULL;
     }
-    Py_INCREF(data);
-    Py_XSETREF(self->tables, data);
+    self->tables = view;
     Py_RETURN_NONE;
 }
 
@@ -509,7 +511,7 @@ static PyMethodDef Core_methods[] = {
     {"build_tables", (PyCFunction)Core_build_tables, METH_VARARGS,
      "build_tables(max_pieces) -> bytes: solves the endgame tables (GIL released)"},
     {"set_tables", (PyCFunction)Core_set_tables, METH_VARARGS,
-     "set_tables(max_pieces, data: bytes): the engine's endgame tables, read in place "
+     "set_tables(max_pieces, data: buffer): the engine's endgame tables, read in place "
      "(b'' removes them)"},
     {"probe", (PyCFunction)Core_probe, METH_VARARGS,
      "probe(wm, wk, bm, bk, turn) -> table byte (tables.h), -1: not in the tables"},

@@ -126,50 +126,104 @@ static int outside(const KdTables *t, const KdPos *child) {
     return v < 0 ? 0 : v;     /* not representable (cannot happen): counted as a draw */
 }
 
+/* One material signature being solved: its geometry and per-position work arrays (four
+ * bytes a position; no move lists are kept: predecessors come from un-moves). */
+typedef struct {
+    const KdTables *t;
+    const KdRules *r;
+    int wm, wk, bm, bk;
+    size_t size;
+    uint64_t nk0, nm1, nk1;
+} Sig;
+
+/* The position at index i of the signature (both halves); its piece count tells whether
+ * the index is a real position (no two pieces on one square). */
+static void pos_at(const Sig *s, uint32_t i, KdPos *p) {
+    const KdTables *t = s->t;
+    int turn = i >= s->size;
+    uint64_t idx = i - (turn ? s->size : 0);
+    p->kings[1] = unrank_set(t, idx % s->nk1, s->bk, t->nsq, NULL);
+    idx /= s->nk1;
+    p->men[1] = unrank_set(t, idx % s->nm1, s->bm, t->nslots[1], t->slot_sq[1]);
+    idx /= s->nm1;
+    p->kings[0] = unrank_set(t, idx % s->nk0, s->wk, t->nsq, NULL);
+    p->men[0] = unrank_set(t, idx / s->nk0, s->wm, t->nslots[0], t->slot_sq[0]);
+    p->turn = turn;
+}
+
+/* The quiet moves that lead to c inside the same signature, undone: the indices of the
+ * positions they start from (the side that just moved to move; whether such a position
+ * really has that move, i.e. no capture, is for the caller to check). A quiet move inside
+ * a signature is a king's move (any distance through empty squares when kings fly) or a
+ * man's step that does not crown. Returns the number of indices written to out. */
+static int unmoves(const Sig *s, const KdPos *c, uint32_t *out) {
+    const KdRules *r = s->r;
+    int mover = c->turn ^ 1, n = 0;
+    kd_bb occ = c->men[0] | c->men[1] | c->kings[0] | c->kings[1];
+    kd_bb kings = c->kings[mover], men = c->men[mover];
+    KdPos q = *c;
+    q.turn = mover;
+    while (kings) {
+        int sq = kd_lsb(kings);
+        kings &= kings - 1;
+        for (int d = 0; d < r->ndirs; d++) {
+            const uint8_t *ray = r->ray[d][sq];
+            for (int i = 0; i < r->ray_len[d][sq]; i++) {
+                if ((occ >> ray[i]) & 1) break;
+                q.kings[mover] = (c->kings[mover] & ~kd_bit(sq)) | kd_bit(ray[i]);
+                uint64_t j = index_of(s->t, &q, s->wk, s->bm, s->bk, s->size);
+                if (j != UINT64_MAX) out[n++] = (uint32_t)j;
+                if (!r->flying_kings) break;
+            }
+        }
+    }
+    q.kings[mover] = c->kings[mover];
+    while (men) {
+        int sq = kd_lsb(men);
+        men &= men - 1;
+        for (int k = 0; k < r->n_man_move[mover]; k++) {
+            int from = r->neighbour[r->opposite[r->man_move[mover][k]]][sq];
+            if (from < 0 || ((occ >> from) & 1)) continue;
+            q.men[mover] = (c->men[mover] & ~kd_bit(sq)) | kd_bit(from);
+            uint64_t j = index_of(s->t, &q, s->wk, s->bm, s->bk, s->size);
+            if (j != UINT64_MAX) out[n++] = (uint32_t)j;
+        }
+    }
+    return n;
+}
+
+#define F_CAPTURES 8 /* the side to move must capture: none of its quiet moves is legal */
+#define MAX_UNMOVES (KD_TB_MAX_PIECES * KD_MAX_DIRS * KD_MAX_RAY)
+
 static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
                  KdMoveList *ml) {
-    size_t size = t->size[wm][wk][bm][bk];
+    Sig s = {t, r, wm, wk, bm, bk, t->size[wm][wk][bm][bk], binom(t, t->nsq, wk),
+             binom(t, t->nslots[1], bm), binom(t, t->nsq, bk)};
+    size_t size = s.size;
     uint32_t n2 = (uint32_t)(2 * size);
     uint8_t *val = t->data + t->offset[wm][wk][bm][bk];
     int total = wm + wk + bm + bk;
-    uint64_t nk0 = binom(t, t->nsq, wk), nm1 = binom(t, t->nslots[1], bm);
-    uint64_t nk1 = binom(t, t->nsq, bk);
-    uint32_t *first = malloc(((size_t)n2 + 1) * sizeof *first);
     uint8_t *flags = calloc(n2, 1), *tent = malloc(n2), *extmax = calloc(n2, 1);
-    uint16_t *remaining = calloc(n2, sizeof *remaining);
-    Vec succ = {0}, bucket[NONE] = {{0}};
-    uint32_t *pfirst = NULL, *pred = NULL;
+    uint8_t *remaining = calloc(n2, 1);
+    Vec bucket[NONE] = {{0}};
+    uint32_t preds[MAX_UNMOVES];
     int rc = -1;
-    if (!first || !flags || !tent || !extmax || !remaining) goto out;
+    if (!flags || !tent || !extmax || !remaining) goto out;
     memset(tent, NONE, n2);
     for (uint32_t i = 0; i < n2; i++) {
-        first[i] = (uint32_t)succ.n;
-        int turn = i >= size;
-        uint64_t idx = i - (turn ? size : 0);
         KdPos p;
-        p.kings[1] = unrank_set(t, idx % nk1, bk, t->nsq, NULL);
-        idx /= nk1;
-        p.men[1] = unrank_set(t, idx % nm1, bm, t->nslots[1], t->slot_sq[1]);
-        idx /= nm1;
-        p.kings[0] = unrank_set(t, idx % nk0, wk, t->nsq, NULL);
-        p.men[0] = unrank_set(t, idx / nk0, wm, t->nslots[0], t->slot_sq[0]);
-        p.turn = turn;
+        pos_at(&s, i, &p);
         if (kd_popcount(p.men[0] | p.kings[0] | p.men[1] | p.kings[1]) != total) continue;
         flags[i] = F_VALID;
         kd_legal_moves(r, &p, ml);
-        int extwin = NONE, draw = 0;
+        if (ml->n && ml->m[0].ncaptured) flags[i] |= F_CAPTURES;
+        int extwin = NONE, draw = 0, inside = 0;
         for (int k = 0; k < ml->n; k++) {
             KdPos c;
             kd_apply(&p, &ml->m[k], &c);
             if (kd_popcount(c.men[0]) == wm && kd_popcount(c.kings[0]) == wk &&
                 kd_popcount(c.men[1]) == bm && kd_popcount(c.kings[1]) == bk) {
-                uint64_t j = index_of(t, &c, wk, bm, bk, size);
-                if (j == UINT64_MAX) {
-                    draw = 1;
-                    continue;
-                }
-                if (vec_push(&succ, (uint32_t)j)) goto out;
-                remaining[i]++;
+                inside++; /* a quiet move inside the signature: resolved by un-moves */
                 continue;
             }
             int v = outside(t, &c);
@@ -181,6 +235,8 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
                 extmax[i] = (uint8_t)v;      /* they win in (v - 1) + 1 plies at the most */
             }
         }
+        if (inside > 255) goto out;
+        remaining[i] = (uint8_t)inside;
         if (!ml->n) {
             tent[i] = 0;
             if (vec_push(&bucket[0], i)) goto out;
@@ -195,19 +251,6 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
             }
         }
     }
-    first[n2] = (uint32_t)succ.n;
-    /* predecessors (the reverse of succ, as offsets into one array) */
-    pfirst = calloc((size_t)n2 + 1, sizeof *pfirst);
-    pred = malloc((succ.n ? succ.n : 1) * sizeof *pred);
-    if (!pfirst || !pred) goto out;
-    for (size_t e = 0; e < succ.n; e++) pfirst[succ.v[e] + 1]++;
-    for (uint32_t i = 0; i < n2; i++) pfirst[i + 1] += pfirst[i];
-    for (uint32_t i = 0; i < n2; i++)
-        for (uint32_t e = first[i]; e < first[i + 1]; e++) pred[pfirst[succ.v[e]]++] = i;
-    for (uint32_t i = n2; i > 0; i--) pfirst[i] = pfirst[i - 1];
-    pfirst[0] = 0;
-    free(succ.v);
-    succ.v = NULL;
     /* distances in increasing order: a win is found first at its shortest distance, a
        loss once its last child is known to win (the longest) */
     for (int d = 0; d < NONE; d++) {
@@ -216,9 +259,12 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
             if ((flags[i] & F_DONE) || tent[i] != d) continue;
             flags[i] |= F_DONE;
             val[i] = (uint8_t)(d + 1);
-            for (uint32_t e = pfirst[i]; e < pfirst[i + 1]; e++) {
-                uint32_t q = pred[e];
-                if (flags[q] & F_DONE) continue;
+            KdPos c;
+            pos_at(&s, i, &c);
+            int np = unmoves(&s, &c, preds);
+            for (int e = 0; e < np; e++) {
+                uint32_t q = preds[e];
+                if (!(flags[q] & F_VALID) || (flags[q] & (F_DONE | F_CAPTURES))) continue;
                 int nd;
                 if (d % 2 == 0) {
                     nd = d + 1;
@@ -241,14 +287,10 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
     }
     rc = 0;
 out:
-    free(first);
     free(flags);
     free(tent);
     free(extmax);
     free(remaining);
-    free(succ.v);
-    free(pfirst);
-    free(pred);
     for (int d = 0; d < NONE; d++) free(bucket[d].v);
     return rc;
 }

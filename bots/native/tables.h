@@ -19,7 +19,7 @@
 
 #include "kd_core.h"
 
-#define KD_TB_MAX_PIECES 4
+#define KD_TB_MAX_PIECES 5
 
 typedef struct KdTables {
     int max_pieces, nsq;

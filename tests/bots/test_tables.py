@@ -90,6 +90,38 @@ def test_every_table_byte_follows_from_the_reference_moves(key: str) -> None:
     assert min(seen.values()) > 50, seen
 
 
+@pytest.mark.parametrize("key", ["brazilian", "english"])
+def test_four_piece_bytes_follow_from_the_reference_moves(key: str) -> None:
+    """The same check on four pieces (flying kings and short ones): the solver finds the
+    positions a quiet move comes from by undoing moves, so this checks those too."""
+    engine = engine_with_tables(key, 4)
+    check_positions(engine, random.Random(key), 4, 600)
+
+
+def check_positions(engine: NativeEngine, rng: random.Random, pieces: int, count: int) -> None:
+    variant = engine.variant
+    seen = {"win": 0, "loss": 0, "draw": 0}
+    for _ in range(count):
+        position = random_position(variant, rng, pieces)
+        byte = engine.probe(position)
+        fen = variant.format_fen(position)
+        assert byte >= 0, fen
+        replies = [child_byte(engine, variant.apply(position, m))
+                   for m in variant.legal_moves(position)]
+        losses = [b - 1 for b in replies if b and (b - 1) % 2 == 0]
+        wins = [b - 1 for b in replies if b and (b - 1) % 2 == 1]
+        if not replies:
+            assert byte == 1, fen
+        elif byte == 0:
+            assert not losses and len(wins) < len(replies), fen
+        elif (byte - 1) % 2 == 1:
+            assert min(losses) == byte - 2, fen
+        else:
+            assert len(wins) == len(replies) and max(wins) == byte - 2, fen
+        seen["draw" if not byte else "win" if (byte - 1) % 2 else "loss"] += 1
+    assert min(seen.values()) > count // 50, seen
+
+
 def fen_byte(engine: NativeEngine, fen: str) -> int:
     return engine.probe(engine.variant.parse_fen(fen))
 
@@ -167,11 +199,26 @@ def test_tables_are_cached_and_loaded(tmp_path: Path, monkeypatch: pytest.Monkey
     assert tables.attach(second, "auto") is None  # read from the file, nothing to solve
     position = variant.parse_fen("W:WK1,K2:BK32")
     assert second.probe(position) == first.probe(position) > 0
-    # A damaged file is solved again rather than believed.
-    files[0].write_bytes(b"KDTB" + b"\0" * 100)
+    # The file is mapped, not read into this process's memory.
+    assert isinstance(second._tables, memoryview) and second._tables.readonly
+    # A damaged file (the right length, other bytes: its CRC-32 does not match) or a
+    # truncated one is solved again rather than believed.
+    # (Replaced, as the cache's writer does: the engines above map the old file, and a
+    # file changed in place under a mapping would change their tables too.)
+    expected = first.probe(position)
+    raw = files[0].read_bytes()
+    damaged = tmp_path / "damaged"
+    damaged.write_bytes(raw[:tables.HEADER] + b"\1" * (len(raw) - tables.HEADER))
+    damaged.replace(files[0])
     third = NativeEngine(variant, tt_mb=1)
     assert tables.attach(third, "wait") is None
-    assert third.probe(position) == first.probe(position)
+    assert third.probe(position) == expected
+    damaged.write_bytes(raw[:1000])
+    damaged.replace(files[0])
+    fourth = NativeEngine(variant, tt_mb=1)
+    assert tables.attach(fourth, "wait") is None
+    assert fourth.probe(position) == expected == first.probe(position)
+    assert files[0].read_bytes() == raw
     # Turkish has outcome rules of its own in Python: no tables.
     assert not tables.tables_supported(get_variant("turkish"))
     assert tables.attach(NativeEngine(get_variant("turkish"), tt_mb=1), "wait") is None
@@ -205,6 +252,7 @@ def test_the_analysis_board_reports_a_table_win(tmp_path: Path,
 
     monkeypatch.setenv(tables.MODE_ENV, "wait")
     monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(tables.MB_ENV, "20")  # four pieces on 8x8 (15 MB), not five
     monkeypatch.setattr(tables, "_solver", tables.in_thread)  # a worker, not a web process
     variant = type(get_variant("brazilian"))()
     assert analyse(variant, variant.parse_fen("W:WKa1,Kc1,Ke1:BKh2"),
