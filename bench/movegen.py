@@ -136,7 +136,7 @@ def search_speed(seconds: float) -> None:
             from bots.engine.native import native_engine
 
             native_engine(variant).clear()
-        result = search_level(variant, variant.initial_position(), level=8, seed=1,
+        result = search_level(variant, variant.initial_position(), level=8, seed=1, book=False,
                               config=config, engine=engine)
         nps = result.nodes / result.elapsed
         rows[engine] = nps

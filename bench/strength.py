@@ -409,7 +409,7 @@ def nodes_per_second(ruleset: str, config: EngineConfig, positions: int = 3) -> 
             record.push(rng.choice(moves))
         if record.outcome() is not None:
             continue
-        r = search_level(variant, record, level=MAX_LEVEL, seed=0, config=config)
+        r = search_level(variant, record, level=MAX_LEVEL, seed=0, config=config, book=False)
         nodes += r.nodes
         elapsed += r.elapsed
     return nodes / elapsed if elapsed else 0.0

@@ -14,7 +14,9 @@ built and the ruleset is expressible as data, else on the pure-Python :class:`Se
 from __future__ import annotations
 
 import random
+import time
 
+from bots.engine import book as opening_book
 from bots.engine.evaluation import DEFAULT_WEIGHTS, Evaluator, evaluator_for, weights_for
 from bots.engine.guard import guard
 from bots.engine.levels import (
@@ -88,23 +90,33 @@ def search(variant: Variant, record_or_position: GameRecord | Position, *,
 def search_level(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
                  seed: int | None = None, time_limit: float | None = None,
                  config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto",
-                 clock: Clock | None = None) -> SearchResult:
+                 clock: Clock | None = None, book: bool = True) -> SearchResult:
     """Search with a level's budget. ``time_limit`` overrides the level's share of time;
     ``clock`` (the bot's clock in a timed game) shortens it (:mod:`bots.engine.timing`).
-    A forced move (the only legal one) is returned at once, without a search. The
+    A forced move (the only legal one) is returned at once, without a search; so is a move
+    of the opening book for a level that uses it (``book=False``: search anyway). The
     pure-Python search has levels of its own (:data:`bots.engine.levels.PYTHON_LEVELS`)."""
     spec = get_level(level, python=not uses_native(variant, engine))
     if isinstance(record_or_position, GameRecord):
         legal = record_or_position.legal_moves()  # a rule reading the game so far applies
+        position = record_or_position.position
     else:
         legal = variant.legal_moves(record_or_position)
+        position = record_or_position
     if len(legal) == 1:  # a forced move: a bot plays it at once (no score, no search)
         return SearchResult(legal[0], 0, 0, 0, 0.0, (legal[0],))
+    rng = random.Random(seed)
+    if book and spec.book:
+        started = time.perf_counter()
+        found = opening_book.choose(variant, position, rng)
+        if found is not None and found[0] in legal:
+            move, score = found
+            return SearchResult(move, score, 0, 0, time.perf_counter() - started, (move,),
+                                from_book=True)
     if time_limit is None:
         limit = move_time(spec.time_limit(config, timed=clock is not None), clock)
     else:
         limit = time_limit
-    rng = random.Random(seed)
     result = search(variant, record_or_position, max_depth=spec.max_depth, time_limit=limit,
                     node_limit=spec.nodes(config), seed=rng.getrandbits(32),
                     noise=spec.noise, engine=engine)
@@ -117,10 +129,11 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
 def choose_move(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
                 seed: int | None = None, time_limit: float | None = None,
                 config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto",
-                clock: Clock | None = None) -> Move:
+                clock: Clock | None = None, book: bool = True) -> Move:
     """The move a level-``level`` bot plays. Raises ValueError when there is no legal move."""
     result = search_level(variant, record_or_position, level=level, seed=seed,
-                          time_limit=time_limit, config=config, engine=engine, clock=clock)
+                          time_limit=time_limit, config=config, engine=engine, clock=clock,
+                          book=book)
     if result.move is None:
         raise ValueError("no legal move: the game is over")
     return result.move

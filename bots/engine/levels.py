@@ -6,6 +6,11 @@ net. Level 8 thinks for the configured time per move (:class:`EngineConfig`, def
 passed in by the caller: the engine never reads Django settings), so it is the only level
 whose strength depends on the machine and the clock.
 
+Level 8 plays from the ruleset's opening book while the game is in it
+(:mod:`bots.engine.book`): a weighted random choice among near-equal analysed moves, so it
+varies its openings; levels 1-7 never use it (their variety comes from their noise, and
+their measured strength stays what it was).
+
 Randomness: ``noise`` (centi-men, uniform +-noise per root move) blurs the root scores, and
 ``random_move`` is the probability of playing a uniformly random legal move instead. Level 1
 is meant to be beatable by a beginner: it looks one move ahead, sees big noise and plays a
@@ -70,6 +75,7 @@ class Level:
     time_share: float  # fraction of EngineConfig.move_time; 0: node-bounded (max_time cap)
     noise: int  # +- centi-men added to each root move's score
     random_move: float  # probability of a uniformly random legal move
+    book: bool = False  # plays from the opening book while the game is in it
 
     def time_limit(self, config: EngineConfig, *, timed: bool = False) -> float:
         """Seconds of the level's search: its share of ``move_time`` (``max_move_time``
@@ -92,7 +98,8 @@ LEVELS: dict[int, Level] = {
     5: Level(5, max_depth=64, node_limit=12_000, time_share=0, noise=16, random_move=0.0),
     6: Level(6, max_depth=64, node_limit=40_000, time_share=0, noise=0, random_move=0.0),
     7: Level(7, max_depth=64, node_limit=200_000, time_share=0, noise=0, random_move=0.0),
-    8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0),
+    8: Level(8, max_depth=64, node_limit=None, time_share=1.0, noise=0, random_move=0.0,
+             book=True),
 }
 
 

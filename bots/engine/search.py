@@ -64,6 +64,7 @@ class SearchResult:
     pv: tuple[Move, ...] = ()
     stopped: bool = False  # a limit stopped the search before max_depth
     root_scores: dict[_Key, int] = field(default_factory=dict, repr=False)
+    from_book: bool = False  # the move came from the opening book (no search)
 
     @property
     def nps(self) -> float:
