@@ -144,6 +144,91 @@ def test_known_brazilian_endings() -> None:
     assert fen_byte(engine, "W:WKa1,Kc1,Ke1,g1:BKh2") == -1
 
 
+@pytest.mark.parametrize("key, road", [("brazilian", ("a1", "h8")), ("spanish", ("1", "32"))])
+def test_flying_king_draws_on_8x8(key: str, road: tuple[str, str]) -> None:
+    """Flying kings on 8x8: two kings cannot beat one; three cannot either while the lone
+    king holds the main road (it is on the long diagonal, none of the strong side's kings
+    is), and win when the strong side holds it and the lone king is off it."""
+    engine = engine_with_tables(key, 4)
+    variant = engine.variant
+    ends = {variant.square_label(s) for s in (min(main_road(variant)), max(main_road(variant)))}
+    assert ends == set(road)
+    literal = {
+        "brazilian": {"draw": ["B:WKb4,Ke1:BKe5", "W:WKd6,Kg5:BKa1", "B:WKe7,Kd6,Kh4:BKc3",
+                               "W:WKd8,Ka7,Kc7:BKb2"],
+                      "win": ["B:WKa7,Kg7,Ke1:BKc7"]},
+        "spanish": {"draw": ["B:WK3,K9:BK32", "W:WK25,K27:BK32", "B:WK17,K21,K31:BK19",
+                             "W:WK3,K12,K25:BK32"],
+                    "win": ["B:WK9,K12,K32:BK17"]},
+    }[key]
+    for fen in literal["draw"]:
+        assert fen_byte(engine, fen) == 0, fen
+    for fen in literal["win"]:  # Black (the lone king) to move loses in 22 plies
+        assert fen_byte(engine, fen) == 1 + 22, fen
+    # Over every quiet position of three kings against one with the lone king to move.
+    counts = three_kings_against_one(engine)
+    assert counts["holds"] == (counts["holds"][0], 0)  # never lost
+    drawn, won = counts["held"]
+    assert won > 0.99 * (drawn + won)
+
+
+def main_road(variant: Variant) -> set[int]:
+    """The squares of the longest diagonal."""
+    g = variant.geometry
+    return set(max(([sq, *rays[sq]] for rays in g.rays for sq in range(g.size)), key=len))
+
+
+def three_kings_against_one(engine: NativeEngine) -> dict[str, tuple[int, int]]:
+    """(draws, wins) of White's three kings against Black's lone king, Black to move and
+    no capture on the board: ``holds`` when the lone king is on the main road and no White
+    king is, ``held`` when a White king is on it and the lone king is not."""
+    variant = engine.variant
+    road = main_road(variant)
+    n = variant.geometry.size
+    counts = {"holds": [0, 0], "held": [0, 0]}
+    rng = random.Random(24)
+    for _ in range(6000):
+        *whites, black = rng.sample(range(n), 4)
+        on_road = [sq in road for sq in whites]
+        if black in road and not any(on_road):
+            kind = "holds"
+        elif black not in road and any(on_road):
+            kind = "held"
+        else:
+            continue
+        position = Position(0, sum(1 << sq for sq in whites), 0, 1 << black, Color.BLACK)
+        if any(m.captured for m in variant.legal_moves(position)):
+            continue
+        counts[kind][engine.probe(position) != 0] += 1
+    return {k: (v[0], v[1]) for k, v in counts.items()}
+
+
+@pytest.mark.slow
+def test_flying_king_draws_on_10x10() -> None:
+    """International (four-piece tables, 94 MB): two kings against one and three against a
+    lone king on the main diagonal (5-46) are draws; here three kings rarely win at all
+    (about 2% of the quiet positions with the lone king off the diagonal)."""
+    engine = engine_with_tables("international", 4)
+    check_positions(engine, random.Random("international-4"), 4, 400)
+    for fen in ("B:WK13,K15:BK46", "W:WK8,K16:BK37", "B:WK1,K16,K50:BK19",
+                "W:WK3,K18,K22:BK10", "B:WK13,K28,K50:BK29"):
+        assert fen_byte(engine, fen) == 0, fen
+    assert fen_byte(engine, "W:WK34,K35,K44:BK32") == 1 + 3
+    counts = three_kings_against_one(engine)
+    assert counts["holds"][1] == 0 and counts["holds"][0] > 100
+    assert counts["held"][1] < 0.05 * sum(counts["held"])
+
+
+@pytest.mark.slow
+def test_five_piece_tables() -> None:
+    """Five pieces on 8x8 (English, short kings: 374 MB, minutes of CPU): every byte
+    checked follows from the reference's moves; three kings beat two."""
+    engine = engine_with_tables("english", 5)
+    check_positions(engine, random.Random("english-5"), 5, 400)
+    byte = fen_byte(engine, "W:WK1,K2,K3:BK31,K32")
+    assert byte > 0 and (byte - 1) % 2 == 1
+
+
 def test_known_english_endings() -> None:
     engine = engine_with_tables("english", 4)
     # Two kings beat one in English checkers (short kings), from anywhere quiet.
