@@ -467,6 +467,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rebuild ratings.json from the level-vs-level rows of saved "
                              "result tables (no games played)")
     parser.add_argument("--out", default=None, help="Markdown output file")
+    parser.add_argument("--book-ab", action="store_true",
+                        help="level 8 with its opening book and largest endgame tables "
+                             "against level 8 without the book and with four-piece tables, "
+                             "from the initial position, at --time per move")
     parser.add_argument("--balanced", action="store_true",
                         help="--peers, --against-build: only openings where no side wins "
                              "material by force "
@@ -482,6 +486,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return peers(args, argv)
     if args.against_build:
         return against_build(args, argv)
+    if args.book_ab:
+        return book_tables_ab(args, argv)
     if args.eval_ab is not None:
         return eval_ab(args, argv)
     if args.ratings_from:
@@ -693,6 +699,81 @@ def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         lines.append(row)
         print(row, flush=True)
     _save(args, lines)
+    return 0
+
+
+def _book_player(config: EngineConfig, counter: list[int]) -> Player:
+    """Level 8 as the bots play it (book, the process engine's tables); ``counter``: its
+    book moves and all its moves."""
+    def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        found = search_level(variant, record, level=MAX_LEVEL, seed=rng.getrandbits(32),
+                             config=config)
+        counter[0] += found.from_book
+        counter[1] += 1
+        if found.move is None:
+            raise ValueError("no legal move")
+        return found.move
+    return play
+
+
+def _engine_player(engine: Any, seconds: float) -> Player:
+    """Level 8's search on ``engine`` (a NativeEngine with tables of its own), no book."""
+    def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        moves = record.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        found = engine.search(record, time_limit=seconds, seed=rng.getrandbits(32))
+        if found.move is None:
+            raise ValueError("no legal move")
+        return found.move
+    return play
+
+
+def book_tables_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """Level 8 with its opening book and its largest endgame tables against level 8 without
+    the book and with the four-piece tables, both at ``--time`` per move, every game from
+    the initial position (where the book is), colours alternating."""
+    from bots.engine.native import NativeEngine, native_engine
+
+    pairs = max(1, (args.games + 1) // 2)
+    rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
+    config = EngineConfig(move_time=args.time)
+    lines = ["| ruleset | A | B | W | D | L | score of A | Elo [95%] | A's book moves | time |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    print(f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`\n", flush=True)
+    print("\n".join(lines), flush=True)
+    for ruleset in rulesets:
+        variant = get_variant(ruleset)
+        full = native_engine(variant)  # this process's engine: the largest tables
+        base = NativeEngine(variant)
+        if tables.tables_supported(variant):
+            base.set_tables(4, tables.load_or_solve(base, 4))
+        name_a = f"L8 book + {full.table_pieces}-piece tables"
+        name_b = f"L8 no book, {base.table_pieces}-piece tables"
+        book_moves = [0, 0]  # book moves, moves of A
+        with_book = _book_player(config, book_moves)
+        without = _engine_player(base, args.time)
+        rng = random.Random(f"{args.seed}:{ruleset}:book-ab")
+        result = MatchResult(ruleset, name_a, name_b)
+        started = time.perf_counter()
+        for _ in range(pairs):
+            for a_is_white in (True, False):
+                white, black = (with_book, without) if a_is_white else (without, with_book)
+                record = play_game(variant, [], white, black, rng, args.max_plies)
+                score = white_score(record) if a_is_white else 1 - white_score(record)
+                result.scores.append(score)
+                result.wins += score == 1
+                result.losses += score == 0
+                result.draws += score == 0.5
+                print(f"  game {len(result.scores)}: {score} ({record.ply} plies, "
+                      f"{' '.join(record.notations[:8])} ...)", flush=True)
+        result.seconds = time.perf_counter() - started
+        elo, lo, hi = result.elo()
+        row = (f"| {ruleset} | {name_a} | {name_b} | {result.wins} | {result.draws} | "
+               f"{result.losses} | {100 * result.score:.0f}% | {elo:+.0f} [{lo:+.0f}, "
+               f"{hi:+.0f}] | {book_moves[0]} of {book_moves[1]} | {result.seconds:.0f} s |")
+        lines.append(row)
+        print(row, flush=True)
     return 0
 
 

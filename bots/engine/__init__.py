@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 import time
 
-from bots.engine import book as opening_book
 from bots.engine.evaluation import DEFAULT_WEIGHTS, Evaluator, evaluator_for, weights_for
 from bots.engine.guard import guard
 from bots.engine.levels import (
@@ -107,6 +106,8 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
         return SearchResult(legal[0], 0, 0, 0, 0.0, (legal[0],))
     rng = random.Random(seed)
     if book and spec.book:
+        from bots.engine import book as opening_book  # not at import: `-m bots.engine.book`
+
         started = time.perf_counter()
         found = opening_book.choose(variant, position, rng)
         if found is not None and found[0] in legal:

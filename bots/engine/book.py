@@ -15,11 +15,11 @@ How a book is built (:func:`build`): breadth first from the start position, up t
 plies. Every position is analysed by the engine: each legal move's position is searched
 briefly, then the best few again for ``seconds`` each (the score of a move is minus its
 position's score). The moves within ``MARGIN`` centi-men of the best are the position's book
-moves (at most ``MAX_CHOICES``), weighted by how close they are to it; the positions they
+moves (the best ``MAX_CHOICES`` of them), weighted by how close they are to it; the positions they
 lead to are analysed next. The first ``wide_plies`` plies expand every legal move (the bot
 may meet any reply to its first move). A tournament opening listed in :data:`THEORY` is
-analysed like the others and kept when the analysis does not find it more than
-``THEORY_MARGIN`` worse than the best; every move it plays is expanded. The build stops
+analysed like the others and kept (beyond ``MAX_CHOICES``) when the analysis does not find
+it more than ``THEORY_MARGIN`` worse than the best. The build stops
 between two positions when its time ``budget`` is spent (the plies before are complete).
 
     python -m bots.engine.book build --ruleset english --seconds 1 --budget 900
@@ -172,10 +172,11 @@ def book_moves(variant: Variant, position: Position, scored: Sequence[tuple[Move
     for move, score in scored:
         text = variant.format_move(position, move, legal)
         gap = best - score
-        if gap <= MARGIN or (text in theory and gap <= THEORY_MARGIN):
+        known = text in theory and gap <= THEORY_MARGIN
+        if known or (gap <= MARGIN and len(chosen) < MAX_CHOICES):
             weight = max(1, round(100 * math.exp(-gap / WEIGHT_SCALE)))
             chosen.append(BookMove(text, score, weight))
-    return chosen[:MAX_CHOICES] if len(chosen) > MAX_CHOICES else chosen
+    return chosen
 
 
 def build(key: str, *, seconds: float, plies: int, budget: float, wide_plies: int = 1,

@@ -85,8 +85,8 @@ def test_level_8_varies_its_openings() -> None:
                 break
             assert found.move is not None
             record.push(found.move)
-        firsts.add(record.notations()[0])
-        lines.add(tuple(record.notations()))
+        firsts.add(record.notations[0])
+        lines.add(tuple(record.notations))
     assert len(firsts) >= 2
     assert len(lines) >= 4
 
