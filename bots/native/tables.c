@@ -154,8 +154,8 @@ static void pos_at(const Sig *s, uint32_t i, KdPos *p) {
 /* The quiet moves that lead to c inside the same signature, undone: the indices of the
  * positions they start from (the side that just moved to move; whether such a position
  * really has that move, i.e. no capture, is for the caller to check). A quiet move inside
- * a signature is a king's move (any distance through empty squares when kings fly) or a
- * man's step that does not crown. Returns the number of indices written to out. */
+ * a signature is a king's move along one of its move directions (any distance through empty
+ * squares when kings fly) or a man's step that does not crown. Returns the number of indices written to out. */
 static int unmoves(const Sig *s, const KdPos *c, uint32_t *out) {
     const KdRules *r = s->r;
     int mover = c->turn ^ 1, n = 0;
@@ -166,7 +166,8 @@ static int unmoves(const Sig *s, const KdPos *c, uint32_t *out) {
     while (kings) {
         int sq = kd_lsb(kings);
         kings &= kings - 1;
-        for (int d = 0; d < r->ndirs; d++) {
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->opposite[r->king_move[k]]; /* back against a move direction */
             const uint8_t *ray = r->ray[d][sq];
             for (int i = 0; i < r->ray_len[d][sq]; i++) {
                 if ((occ >> ray[i]) & 1) break;
