@@ -65,8 +65,8 @@ def test_levels_take_the_clock_into_account() -> None:
     start = variant.initial_position()
     # A nearly flagged bot answers at once; one with time thinks up to the level's cap.
     hurried = search_level(variant, start, level=8, seed=1, config=config,
-                           clock=Clock(remaining=0.4))
+                           clock=Clock(remaining=0.4), book=False)
     assert hurried.move is not None and hurried.elapsed < 0.2
     relaxed = search_level(variant, start, level=8, seed=1, config=config,
-                           clock=Clock(remaining=600))
+                           clock=Clock(remaining=600), book=False)
     assert relaxed.move is not None and relaxed.elapsed < 0.3 + 0.25
