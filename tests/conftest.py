@@ -25,6 +25,11 @@ from daphne_process import running_daphne
 # tests create many rulesets, that would be seconds of CPU behind timed tests. They are
 # off here unless a test turns them on (tests/bots/test_tables.py).
 os.environ.setdefault("KONDAVO_ENGINE_TABLES", "off")
+# A test that does turn them on (the puzzle prover's English tables) gets tables up to
+# 20 MB (four pieces on 8x8): the five-piece ones (374 MB, minutes of CPU) are a deployment's
+# to build (`python -m bots.engine.tables build`), not a fresh CI machine's. Tests of five
+# pieces build them explicitly (tests/bots/test_tables.py, slow).
+os.environ.setdefault("KONDAVO_ENGINE_TABLES_MB", "20")
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 ARTIFACTS_DIR = REPO_DIR / "tests" / "artifacts"
