@@ -23,6 +23,9 @@ it more than ``THEORY_MARGIN`` worse than the best. The build stops
 between two positions when its time ``budget`` is spent (the plies before are complete).
 
     python -m bots.engine.book build --ruleset english --seconds 1 --budget 900
+
+``KONDAVO_ENGINE_BOOK=off`` in a process's environment makes :func:`choose` find nothing:
+level 8 then searches from the first move (benchmarks and tests that time its search).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import datetime as dt
 import json
 import logging
 import math
+import os
 import random
 import sys
 import time
@@ -85,6 +89,9 @@ class BookMove:
     weight: int
 
 
+BOOK_ENV = "KONDAVO_ENGINE_BOOK"
+
+
 def book_path(key: str) -> Path:
     return DATA_DIR / f"book-{key}.json"
 
@@ -123,6 +130,8 @@ def entries(variant: Variant, position: Position) -> list[tuple[Move, BookMove]]
 def choose(variant: Variant, position: Position, rng: random.Random) -> tuple[Move, int] | None:
     """A book move of ``position`` drawn at random by weight, with its score; None when the
     position is not in the book."""
+    if os.environ.get(BOOK_ENV, "").lower() == "off":
+        return None
     found = entries(variant, position)
     if not found:
         return None

@@ -140,7 +140,11 @@ def pieces_for(engine: NativeEngine) -> int:
     """The most pieces (2-5) whose tables fit ``KONDAVO_ENGINE_TABLES_MB``; 0: none fit."""
     budget = float(os.environ.get(MB_ENV, str(DEFAULT_MB))) * 1e6
     for pieces in range(MAX_PIECES, 1, -1):
-        if engine.core.tables_size(pieces) <= budget:
+        try:
+            size = engine.core.tables_size(pieces)
+        except ValueError:  # beyond what the core can lay out for this board
+            continue
+        if size <= budget:
             return pieces
     return 0
 

@@ -170,3 +170,12 @@ def test_theory_lines_are_legal() -> None:
         assert key in variant_keys()
         for line in lines:
             GameRecord.from_notation(get_variant(key), line)  # raises if one is not legal
+
+
+def test_the_book_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """KONDAVO_ENGINE_BOOK=off: no book move, level 8 searches from the first move."""
+    variant = get_variant("english")
+    start = variant.initial_position()
+    assert book.choose(variant, start, random.Random(1)) is not None
+    monkeypatch.setenv(book.BOOK_ENV, "off")
+    assert book.choose(variant, start, random.Random(1)) is None
