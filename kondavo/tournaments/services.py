@@ -848,8 +848,10 @@ def request_standings(tournament_id: int) -> None:
     """The standings changed (see the module docstring): marked dirty; a run of
     ``tasks.tournament_standings`` is asked for unless one was asked for less than
     ``_standings_seconds()`` ago (that run, the next change after it or the beat's next
-    tick takes this change along). Eager Celery (the embedded mode): at once."""
-    if _eager():
+    tick takes this change along). Eager Celery (the embedded mode) or a server without
+    workers (``KONDAVO_BOT_INPROCESS``: its bots and background work run in the process):
+    at once, since no worker would take the task."""
+    if _eager() or getattr(settings, "KONDAVO_BOT_INPROCESS", False):
         publish_standings(tournament_id)
         return
     try:
