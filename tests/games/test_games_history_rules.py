@@ -8,14 +8,13 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from ruleset_fixtures import with_three_kings  # noqa: F401  (the fixture)
 
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game
 from kondavo.games.services import game_create, game_play_move
-from variants import Color, Outcome, Position, Reason
 from variants import registry as registry_module
 from variants.registry import BUILTINS, Registry
-from variants.rulesets.brazilian import Brazilian
 from variants.rulesets.international import International
 
 pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
@@ -57,28 +56,9 @@ def test_the_server_applies_the_king_move_limit(guest_factory: Any, client: Clie
     assert (game.ply, game.status) == (9, Game.Status.ACTIVE)
 
 
-THREE_KINGS = Reason("three_kings", {"en": "three kings against one",
-                                     "fr": "trois dames contre une"})
-
-
-class ThreeKings(Brazilian):
-    """A ruleset with a result of its own, and its own words for it."""
-
-    key = "three-kings"
-    name = "Three kings"
-    outcome_reasons = (THREE_KINGS,)
-
-    def special_outcome(self, position: Position) -> Outcome | None:
-        for color in Color:
-            if (not position.men(color) and position.kings(color).bit_count() >= 3
-                    and position.pieces(color.opponent).bit_count() == 1):
-                return Outcome(None, THREE_KINGS)
-        return None
-
-
-def test_a_ruleset_reason_ends_the_game_with_its_words(guest_factory: Any, client: Client,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(registry_module, "_default", Registry([*BUILTINS, ThreeKings()]))
+@pytest.mark.usefixtures("with_three_kings")
+def test_a_ruleset_reason_ends_the_game_with_its_words(guest_factory: Any,
+                                                       client: Client) -> None:
     white, black = guest_factory(), guest_factory()
     game = game_create(creator=white, opponent=black, ruleset="three-kings", color="white",
                        start_fen="W:WKa1,Kc1,g7:BKh2")

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from ruleset_fixtures import ThreeKings
 
 from variants import (
-    Color,
     Criterion,
     DiagonalVariant,
     GameRecord,
@@ -145,25 +145,6 @@ def test_a_rule_value_the_generators_do_not_know_is_refused() -> None:
 
     with pytest.raises(ValueError, match="king_landing"):
         Landing()
-
-
-THREE_KINGS = Reason("three_kings", {"en": "three kings against one",
-                                     "fr": "trois dames contre une"})
-
-
-class ThreeKings(Brazilian):
-    """A ruleset with an outcome reason of its own."""
-
-    key = "three-kings"
-    name = "Three kings"
-    outcome_reasons = (THREE_KINGS,)
-
-    def special_outcome(self, position: Position) -> Outcome | None:
-        for color in Color:
-            if (not position.men(color) and position.kings(color).bit_count() >= 3
-                    and position.pieces(color.opponent).bit_count() == 1):
-                return Outcome(None, THREE_KINGS)
-        return None
 
 
 def test_a_ruleset_declares_its_own_outcome_reason() -> None:
