@@ -259,23 +259,26 @@ class MoveGenerator:
                  opp_kings: Bitboard, occupied: Bitboard, color: Color) -> _Collector:
         """Complete the capture chains of the men in ``starters`` and of ``kings``."""
         found = _Collector(self._native_rank)
-        dirs_man = self._man_captures[color]
         promo = self._promotion[color]
-        search = self._search
         man_targets = opp if self.men_capture_kings else opp & ~opp_kings
-        while starters:
-            low = starters & -starters
-            starters ^= low
-            sq = low.bit_length() - 1
-            search(found, False, dirs_man, promo, sq, (sq,), (), 0, 0, occupied ^ low,
-                   man_targets, opp_kings, -1)
-        while kings:
-            low = kings & -kings
-            kings ^= low
-            sq = low.bit_length() - 1
-            search(found, True, self._king_captures, promo, sq, (sq,), (), 0, 0, occupied ^ low,
-                   opp, opp_kings, -1)
+        self._search_from_each(found, starters, False, self._man_captures[color], promo,
+                               occupied, man_targets, opp_kings)
+        self._search_from_each(found, kings, True, self._king_captures, promo, occupied, opp,
+                               opp_kings)
         return found
+
+    def _search_from_each(self, found: _Collector, pieces: Bitboard, king: bool,
+                          dirs: tuple[int, ...], promo: Bitboard, occupied: Bitboard,
+                          targets: Bitboard, opp_kings: Bitboard) -> None:
+        """The capture chains of each piece in ``pieces`` (all men or all kings) into
+        ``found``: a chain starts with nothing taken, and the mover's own square is free."""
+        search = self._search
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            sq = low.bit_length() - 1
+            search(found, king, dirs, promo, sq, (sq,), (), 0, 0, occupied ^ low, targets,
+                   opp_kings, -1)
 
     def _search(self, found: _Collector, king: bool, dirs: tuple[int, ...], promo: Bitboard,
                 sq: Square, path: tuple[Square, ...], captured: tuple[Square, ...],
