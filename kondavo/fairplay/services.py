@@ -37,6 +37,7 @@ from kondavo.fairplay.models import (
     Offence,
 )
 from kondavo.games.errors import GameError
+from kondavo.games.hooks import runs_without_workers
 from kondavo.games.models import Game
 
 log = logging.getLogger(__name__)
@@ -212,11 +213,11 @@ def on_game_finished(*, game: Game, frames: Iterable[tuple[str, Any]] = ()) -> N
 # --------------------------------------------------------------------------- engine use
 
 def schedule_engine_signal(game_id: str) -> None:
-    """After the commit: the engine-use signal on the ``analysis`` queue (in the embedded
-    mode, where tasks run eagerly, in the analysis thread pool instead, never in the
-    request)."""
+    """After the commit: the engine-use signal on the ``analysis`` queue (on a server
+    without workers, ``hooks.runs_without_workers``, in the analysis thread pool instead,
+    never in the request)."""
     try:
-        if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        if runs_without_workers():
             from bots.analysis import background_pool
 
             background_pool().submit(_engine_signal_in_thread, game_id)

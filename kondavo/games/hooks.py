@@ -40,6 +40,9 @@
   of rated games between the same two players).
 - ``game_finished`` also carries ``frames``: the ``(t, d)`` pairs of the finishing write
   (an abort's ``end`` names the side that aborted).
+- ``runs_without_workers()``: whether no Celery worker serves this server, so the apps
+  built on games do in this process (off the request) what they would otherwise send to a
+  worker: the one place that reads the settings for it.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import Signal
 
@@ -118,6 +122,14 @@ def register_start_check(fn: StartCheck) -> None:
 
 def register_rated_check(fn: RatedCheck) -> None:
     registry.rated_check = fn
+
+
+def runs_without_workers() -> bool:
+    """True when this server has no Celery worker to take its tasks: eager Celery (no
+    broker: ``make run``, the embedded mode) or ``KONDAVO_BOT_INPROCESS`` (bot moves and
+    background work run in the web process, whether or not a broker is configured)."""
+    return bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False)
+                or getattr(settings, "KONDAVO_BOT_INPROCESS", False))
 
 
 def state_extras(game: Any, viewer: Any) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from kondavo.accounts.models import Player
+from kondavo.games.hooks import runs_without_workers
 from variants import Color, Move, Position, Variant, VariantError, get_variant
 from variants.errors import UnknownVariant
 
@@ -795,8 +796,8 @@ def games_enabled() -> bool:
 
 def on_game_finished(*, game: Any) -> None:
     """In the transaction that ended ``game``: after the commit, search it for puzzles (on
-    the ``analysis`` queue; in the embedded mode in a thread of its own), never in the
-    request. Aborted and short games are not searched."""
+    the ``analysis`` queue; on a server without workers in a thread of its own), never in
+    the request. Aborted and short games are not searched."""
     if not games_enabled() or game.status != "finished":
         return
     if len(game.moves or []) < int(getattr(settings, "KONDAVO_PUZZLES_MIN_PLIES", 12)):
@@ -843,7 +844,7 @@ def _embedded_submit(game_id: str) -> bool:
 
 def schedule_game_puzzles(game_id: str) -> None:
     try:
-        if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        if runs_without_workers():
             if not _embedded_submit(game_id):
                 log.warning("puzzles of game %s not searched: %s games waiting", game_id,
                             EMBEDDED_QUEUE)

@@ -851,7 +851,7 @@ def request_standings(tournament_id: int) -> None:
     tick takes this change along). Eager Celery (the embedded mode) or a server without
     workers (``KONDAVO_BOT_INPROCESS``: its bots and background work run in the process):
     at once, since no worker would take the task."""
-    if _eager() or getattr(settings, "KONDAVO_BOT_INPROCESS", False):
+    if hooks.runs_without_workers():
         publish_standings(tournament_id)
         return
     try:
