@@ -16,6 +16,13 @@ RUN pip wheel --no-deps --wheel-dir /wheels . \
 
 FROM python:3.11-slim
 
+# The endgame tables solved into the image, in MB per ruleset (KONDAVO_ENGINE_TABLES_MB's
+# meaning): 400 (default) gives five pieces on 8x8 and four on 10x10, the strongest level 8
+# and analysis, at the cost of about 1.2 GB of image and 10 minutes of CPU to build; 100
+# gives four pieces everywhere (about 140 MB, a minute); 0 none (the engine queues' workers
+# solve the missing ones when they start). docs/deploying.md, "Endgame tables in the image".
+ARG KONDAVO_IMAGE_TABLES_MB=400
+
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -32,7 +39,8 @@ RUN pip install /tmp/wheels/*.whl && rm -rf /tmp/wheels \
  && python -c "from bots.engine.native import native_available; assert native_available()" \
  && DJANGO_SETTINGS_MODULE=kondavo.settings.production SECRET_KEY=collectstatic-only \
     ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput \
- && python -m bots.engine.tables \
+ && if [ "$KONDAVO_IMAGE_TABLES_MB" != "0" ]; then \
+      KONDAVO_ENGINE_TABLES_MB="$KONDAVO_IMAGE_TABLES_MB" python -m bots.engine.tables; fi \
  && useradd --system --home-dir /app --shell /usr/sbin/nologin kondavo \
  && chown -R kondavo /app
 

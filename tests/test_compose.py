@@ -116,3 +116,20 @@ def test_the_analysis_worker_runs_its_own_queue() -> None:
     command = load_services()["worker-analysis"]["command"]
     assert command == ["celery", "-A", "kondavo", "worker", "-Q", "analysis",
                        "--prefetch-multiplier=1", "--concurrency=1", "--loglevel=INFO"]
+
+
+def test_the_image_tables_are_a_build_argument_with_the_strongest_default() -> None:
+    """The compose file passes KONDAVO_IMAGE_TABLES_MB to the build with the Dockerfile's own
+    default (400: five pieces on 8x8), and the Dockerfile's tables step reads it."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    compose = YAML(typ="safe").load(COMPOSE.read_text())
+    args = compose["x-app"]["build"]["args"]
+    assert args == {"KONDAVO_IMAGE_TABLES_MB": "${KONDAVO_IMAGE_TABLES_MB:-400}"}
+    dockerfile = (REPO_DIR / "Dockerfile").read_text()
+    assert re.search(r"^ARG KONDAVO_IMAGE_TABLES_MB=400$", dockerfile, re.M)
+    assert ('KONDAVO_ENGINE_TABLES_MB="$KONDAVO_IMAGE_TABLES_MB" python -m bots.engine.tables'
+            in dockerfile)
+    assert "KONDAVO_IMAGE_TABLES_MB" in (REPO_DIR / "docs" / "deploying.md").read_text()
