@@ -12,6 +12,7 @@
 // site's engine queue full), shows the server's message and asks again when it says.
 import { Board, parseFen } from "./board.js";
 import { showNoMoves } from "./movelist.js";
+import { postAndFollow } from "./site.js";
 
 const cfg = JSON.parse(document.getElementById("kondavo-analysis").textContent);
 const I18N = cfg.i18n || {};
@@ -492,26 +493,18 @@ $("continue-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const form = $("continue-form");
   const submitter = ev.submitter || form.querySelector("button[type=submit]");
-  const url = submitter.getAttribute("formaction") || form.action;
   const error = $("continue-error");
   error.textContent = "";
   for (const b of form.querySelectorAll("button")) b.disabled = true;
   try {
-    const r = await fetch(url, {
-      method: "POST", body: new FormData(form),
-      headers: { Accept: "application/json", "X-CSRFToken": csrf() },
-    });
-    let data = null;
-    try { data = await r.json(); } catch (_) { data = null; }
-    if (r.ok && data && data.url) { location.href = data.url; return; }
-    const code = data && data.error ? data.error.code : "generic";
+    const refusal = await postAndFollow(form, submitter);
+    if (!refusal) return;
     // An HTTP answer speaks the visitor's language: its own words say the most (which
     // problem the position has); the code's sentence when it has none.
-    const message = (data && data.error && data.error.message) || (I18N.errors || {})[code] ||
-      (I18N.errors || {}).generic || `HTTP ${r.status}`;
-    const wait = parseInt(r.headers.get("Retry-After") || "", 10);
-    error.textContent = Number.isFinite(wait) && wait > 0
-      ? `${message} ${t("tryAgainIn", { s: wait })}` : message;
+    const message = refusal.message || (I18N.errors || {})[refusal.code] ||
+      (I18N.errors || {}).generic || `HTTP ${refusal.status}`;
+    error.textContent = refusal.wait
+      ? `${message} ${t("tryAgainIn", { s: refusal.wait })}` : message;
   } catch (_) {
     error.textContent = (I18N.errors || {}).generic || "";
   } finally {

@@ -1,5 +1,6 @@
 // Home page: a preview of the chosen ruleset's start position, and the rules link.
 import { Board } from "./board.js";
+import { postAndFollow } from "./site.js";
 
 const boards = JSON.parse(document.getElementById("kondavo-boards").textContent);
 const form = document.getElementById("play-form");
@@ -50,11 +51,6 @@ form.addEventListener("change", (ev) => {
 levelNames();
 const I18N = JSON.parse(document.getElementById("kondavo-home-i18n").textContent);
 
-function csrf() {
-  const input = form.querySelector("input[name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
-}
-
 function clearErrors() {
   for (const el of form.querySelectorAll(".action-error")) el.textContent = "";
 }
@@ -68,7 +64,6 @@ form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   if (submitting) return;
   const submitter = ev.submitter || form.querySelector("button[type=submit]");
-  const url = submitter.getAttribute("formaction") || form.action;
   const card = submitter.closest(".action-card");
   const error = (card && card.querySelector(".action-error")) ||
     form.querySelector(".action-error");
@@ -77,17 +72,11 @@ form.addEventListener("submit", async (ev) => {
   clearErrors();
   submitter.setAttribute("aria-busy", "true");
   try {
-    const r = await fetch(url, {
-      method: "POST", body: new FormData(form),
-      headers: { Accept: "application/json", "X-CSRFToken": csrf() },
-    });
-    let data = null;
-    try { data = await r.json(); } catch (_) { data = null; }
-    if (r.ok && data && data.url) { leaving = true; location.href = data.url; return; }
-    const message = (data && data.error && data.error.message) || I18N.generic;
-    const wait = parseInt(r.headers.get("Retry-After") || "", 10);
-    error.textContent = Number.isFinite(wait) && wait > 0
-      ? `${message} ${I18N.tryAgainIn.replace("{s}", wait)}` : message;
+    const refusal = await postAndFollow(form, submitter);
+    if (!refusal) { leaving = true; return; }
+    const message = refusal.message || I18N.generic;
+    error.textContent = refusal.wait
+      ? `${message} ${I18N.tryAgainIn.replace("{s}", refusal.wait)}` : message;
   } catch (_) {
     error.textContent = I18N.generic;
   } finally {
