@@ -12,6 +12,7 @@ used). All logic is in services/selectors.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import secrets
 import time
@@ -30,6 +31,7 @@ from kondavo.games import clock, discipline, events, hooks, selectors, services,
 from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, CLOSE_TOO_LARGE
 from kondavo.games.errors import GameError
 from kondavo.games.events import LOBBY_GROUP, game_group, player_group
+from kondavo.games.heartbeats import heartbeats
 from kondavo.games.hub import PLAYERS, SPECTATORS, hub
 from kondavo.games.models import Game
 from kondavo.games.services import lobby
@@ -62,6 +64,8 @@ def off_loop(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+# How long a pong whose version is ahead of this socket's waits for the event on its way.
+PONG_GRACE_SECONDS = 0.5
 
 
 def _closed_errors() -> tuple[type[BaseException], ...]:
@@ -343,6 +347,7 @@ class GameConsumer(_ProtocolConsumer):
     game_id: str = ""
     group: str = ""
     game_seen: Game | None = None  # the game as last read whole (seats, for presence)
+    ping_tasks: set[asyncio.Task[None]] | None = None  # heartbeats being answered
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -441,6 +446,8 @@ class GameConsumer(_ProtocolConsumer):
 
     async def disconnect(self, code: int) -> None:
         """Leave the hub, then one worker-thread call: the caps' registry and presence."""
+        for task in list(self.ping_tasks or ()):
+            task.cancel()
         await self.leave_hub()
         keys, self.registry_keys = getattr(self, "registry_keys", []), []
         member, seen = getattr(self, "member", ""), self.game_seen
@@ -484,31 +491,38 @@ class GameConsumer(_ProtocolConsumer):
         the game's version as the database has it, not this socket's: an event lost on the
         way (a bus connection lost for a moment) shows up as a gap at the next
         ping, and the client resyncs. A presence change nobody announced (a socket that
-        died without closing has expired) is sent to this socket before the ``pong``."""
+        died without closing has expired) is sent to this socket before the ``pong``.
+
+        The ping is answered with the other pings of this process in the same fraction of
+        a second (``kondavo.games.heartbeats``), by a task of its own: the socket goes on
+        taking frames and events meanwhile (a move sent just after a ping does not wait for
+        the batch); every ping gets its pong (the frame budget bounds how many wait)."""
         await self.heartbeat_registry()
+        if self.ping_tasks is None:
+            self.ping_tasks = set()
+        task = asyncio.get_running_loop().create_task(self._answer_ping())
+        self.ping_tasks.add(task)
+        task.add_done_callback(self.ping_tasks.discard)
 
-        def beat() -> tuple[int, dict[str, Any]] | None:
-            # Two columns of one row, not the whole game: the seats cannot have changed
-            # since the game was read unless it was still waiting for a player.
-            row = selectors.game_version_status(game_id=self.game_id)
-            if row is None:
-                return None
-            game = self.game_seen
-            if game is None or game.status == Game.Status.WAITING:
-                game = self.game_seen = selectors.game_get(game_id=self.game_id)
-                if game is None:
-                    return None
-            game.status = row[1]
-            return row[0], services.game_presence_heartbeat(game=game, member=self.member)
-
-        result = await db_call(beat)()
-        if result is None:
-            await self.send_frame("pong", {})
-            return
-        version, presence = result
-        if _presence_key(presence) != self.presence_sent:
-            await self.game_presence({"presence": presence})
-        await self.send_frame("pong", {}, v=version)
+    async def _answer_ping(self) -> None:
+        try:
+            result = await heartbeats(db_call).beat(self.game_id, self.member, self.game_seen)
+            if result is None:
+                await self.send_frame("pong", {})
+                return
+            version, presence, self.game_seen = result
+            if version > self.version:
+                # The event may still be on its way to this socket (the database was read
+                # after its commit): give it a moment, so the client resyncs only for an
+                # event that was really lost.
+                await asyncio.sleep(PONG_GRACE_SECONDS)
+            if _presence_key(presence) != self.presence_sent:
+                await self.game_presence({"presence": presence})
+            await self.send_frame("pong", {}, v=version)
+        except GameError as exc:
+            await self.send_error(exc.code, exc.message)
+        except OUTAGE_ERRORS:  # PostgreSQL or Redis is down: answered as any frame is
+            await self.send_error(*outage_frame_error())
 
     async def do_resync(self, data: dict[str, Any]) -> None:
         _, result = await db_call(self._checked_state)()

@@ -91,6 +91,9 @@ class PresenceStore(Protocol):
     def refresh(self, game_id: str, member: str, expires: float,
                 now: float) -> PresenceView: ...
 
+    def refresh_many(self, beats: list[tuple[str, str, float]],
+                     now: float) -> list[PresenceView]: ...
+
     def close(self, game_id: str, member: str, now: float) -> PresenceView: ...
 
     def view(self, game_id: str, now: float) -> PresenceView: ...
@@ -148,6 +151,12 @@ class MemoryPresence:
             entries.setdefault(EPOCH, now)
             return view_of(dict(entries), now, spectators.live(now))
 
+    def refresh_many(self, beats: list[tuple[str, str, float]],
+                     now: float) -> list[PresenceView]:
+        """``refresh`` of each (game id, member, expiry)."""
+        return [self.refresh(game_id, member, expires, now)
+                for game_id, member, expires in beats]
+
     def close(self, game_id: str, member: str, now: float) -> PresenceView:
         with self._lock:
             entries = self._games.setdefault(game_id, {})
@@ -198,10 +207,10 @@ class RedisPresence:
         results = pipe.execute()
         return view_of(self._entries(results[-2]), now, int(results[-1]))
 
-    def refresh(self, game_id: str, member: str, expires: float,
-                now: float) -> PresenceView:
+    def _queue_refresh(self, pipe: Any, game_id: str, member: str, expires: float,
+                       now: float) -> None:
+        """Queue a refresh's writes and the view's two reads (the last two results)."""
         key, spectators = self._key(game_id), self._spectators_key(game_id)
-        pipe = self._redis.pipeline(transaction=False)
         if is_spectator(member):
             pipe.zadd(spectators, {member: expires})
             pipe.zremrangebyscore(spectators, "-inf", now)
@@ -211,7 +220,24 @@ class RedisPresence:
             pipe.zremrangebyscore(key, "-inf", now - KEEP)
         pipe.zadd(key, {EPOCH: now}, nx=True)
         pipe.expire(key, int(KEEP))
-        return self._read(pipe, game_id, now)
+        pipe.zrange(key, 0, -1, withscores=True)
+        pipe.zcount(spectators, f"({now}", "+inf")
+
+    def refresh(self, game_id: str, member: str, expires: float,
+                now: float) -> PresenceView:
+        return self.refresh_many([(game_id, member, expires)], now)[0]
+
+    def refresh_many(self, beats: list[tuple[str, str, float]],
+                     now: float) -> list[PresenceView]:
+        """Every refresh in one pipeline (one round trip for a batch of heartbeats)."""
+        pipe = self._redis.pipeline(transaction=False)
+        ends = []
+        for game_id, member, expires in beats:
+            self._queue_refresh(pipe, game_id, member, expires, now)
+            ends.append(len(pipe))
+        results = pipe.execute()
+        return [view_of(self._entries(results[end - 2]), now, int(results[end - 1]))
+                for end in ends]
 
     def close(self, game_id: str, member: str, now: float) -> PresenceView:
         pipe = self._redis.pipeline(transaction=False)

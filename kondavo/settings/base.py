@@ -646,6 +646,9 @@ KONDAVO_PRESENCE_TTL_SECONDS = env_seconds("KONDAVO_PRESENCE_TTL_SECONDS", 12.0)
 # Presence changes go out coalesced: at most one ``presence`` frame per game per this many
 # seconds from each process (the latest wins), so a crowd joining costs about one frame a second.
 KONDAVO_PRESENCE_PUBLISH_SECONDS = env_seconds("KONDAVO_PRESENCE_PUBLISH_SECONDS", 1.0)
+# Heartbeats are answered in batches (kondavo/games/heartbeats.py): the pings one process
+# takes within this many seconds cost one database read and one presence round trip together.
+KONDAVO_HEARTBEAT_BATCH_SECONDS = env_seconds("KONDAVO_HEARTBEAT_BATCH_SECONDS", 0.25)
 
 # Socket discipline (kondavo/games/discipline.py). Per socket: RATE frames a second with a
 # burst of BURST; FLOOD_FRAMES refused frames (replenished at RATE/10 a second) close the

@@ -65,6 +65,7 @@ from kondavo.games.services.creation import (
 from kondavo.games.services.lobby import seek_accept, seek_cancel, seek_cancel_all, seek_create
 from kondavo.games.services.moves import game_play_move
 from kondavo.games.services.presence import (
+    game_heartbeats,
     game_presence_close,
     game_presence_heartbeat,
     game_presence_open,
@@ -81,9 +82,10 @@ __all__ = [
     "GameError", "blocked_names", "challenge_accept", "challenge_cancel", "challenge_create",
     "challenge_decline", "challenge_expire", "game_abort", "game_accept_draw", "game_claim_draw",
     "game_claim_victory", "game_create", "game_create_friend", "game_create_vs_computer",
-    "game_decline_draw", "game_flag_if_expired", "game_join", "game_offer_draw",
-    "game_open_for_viewer", "game_play_move", "game_presence_close", "game_presence_heartbeat",
-    "game_presence_open", "game_ratings_published", "game_rematch", "game_resign",
+    "game_decline_draw", "game_flag_if_expired", "game_heartbeats", "game_join",
+    "game_offer_draw", "game_open_for_viewer", "game_play_move", "game_presence_close",
+    "game_presence_heartbeat", "game_presence_open", "game_ratings_published", "game_rematch",
+    "game_resign",
     "game_takeback", "game_takeback_accept", "game_takeback_decline", "game_takeback_offer",
     "presence_member",
     "player_block", "player_unblock", "seek_accept", "seek_cancel", "seek_cancel_all",

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from kondavo.accounts.models import Player
-from kondavo.games import clock, events, presence, wire
+from kondavo.games import clock, events, presence, selectors, wire
 from kondavo.games.models import Game
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,43 @@ def game_presence_heartbeat(*, game: Game, member: str,
     (the caller tells its own socket about changes others have not announced: a socket
     that died without closing is noticed here, by the others' heartbeats)."""
     return wire.presence_payload(game, _refresh(game, member, clock.resolve(now)))
+
+
+Beat = tuple[str, str, Game | None]  # (game id, member, the game as the socket last read it)
+
+
+def game_heartbeats(beats: list[Beat], now: datetime | None = None,
+                    ) -> list[tuple[int, dict[str, Any], Game] | None]:
+    """The heartbeats of several sockets (``kondavo.games.heartbeats`` batches them): one
+    read of every game's version and status, one round trip to the presence store. Per
+    beat: the game's version as the database has it, the presence after the refresh and
+    the game (read again only while it was waiting for a player: the seats cannot have
+    changed otherwise), or None for a game that no longer exists."""
+    rows = selectors.games_version_status(game_ids=[game_id for game_id, _, _ in beats])
+    at = clock.resolve(now).timestamp()
+    expires = at + presence.ttl_seconds()
+    games: list[Game | None] = []
+    for game_id, _, seen in beats:
+        row = rows.get(str(game_id)[:12])
+        game = seen
+        if row is not None and (game is None or game.status == Game.Status.WAITING):
+            game = selectors.game_get(game_id=game_id)
+        if row is None or game is None:
+            games.append(None)
+            continue
+        game.status = row[1]
+        games.append(game)
+    live = [(i, game) for i, game in enumerate(games) if game is not None]
+    try:
+        views: list[presence.PresenceView | None] = list(presence.store().refresh_many(
+            [(game.id, beats[i][1], expires) for i, game in live], at))
+    except Exception:
+        log.warning("presence store unavailable", exc_info=True)
+        views = [None] * len(live)
+    out: list[tuple[int, dict[str, Any], Game] | None] = [None] * len(beats)
+    for (i, game), view in zip(live, views, strict=True):
+        out[i] = (rows[str(game.id)][0], wire.presence_payload(game, view), game)
+    return out
 
 
 def game_presence_close(*, game: Game, member: str,
