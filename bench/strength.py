@@ -698,6 +698,7 @@ def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
                f"{r.seconds:.0f} s |")
         lines.append(row)
         print(row, flush=True)
+        _log_match(args, argv, r, f"{args.ab_nodes} nodes/move", a=name_a, b=name_b)
     _save(args, lines)
     return 0
 
@@ -846,9 +847,12 @@ def _log_match(args: argparse.Namespace, argv: Sequence[str] | None, r: MatchRes
     if not args.json:
         return
     words = []
+    roles = {args.against_build: "OLD_CORE.so", args.new_build: "NEW_CORE.so",
+             args.json: "FILE.jsonl"}
+    for spec in args.eval_ab or ():
+        roles[spec] = "NEW.json:OLD.json" if ":" in spec else "NEW.json"
     for word in argv or sys.argv[1:]:  # builds are files of this machine: named by role
-        words.append({args.against_build: "OLD_CORE.so", args.new_build: "NEW_CORE.so",
-                      args.json: "FILE.jsonl"}.get(word, word))
+        words.append(roles.get(word, word))
     row = {"date": dt.date.today().isoformat(),
            "command": "python -m bench.strength " + " ".join(words),
            "ruleset": r.ruleset, "player": r.player, "opponent": r.opponent,

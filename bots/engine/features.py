@@ -28,12 +28,17 @@ Features (names in :attr:`FeatureSpace.names`):
   on diagonal boards, a 2x2 block on orthogonal ones) in state ``s`` (3^4 states: empty,
   own piece, opponent piece), one table per band ``b`` = rank of the window's first square.
 
-The score is ``sum(weight * feature)`` in 1/64 centi-men, truncated towards zero to
-centi-men, then adjusted by the ending rules (:meth:`FittedEvaluator.endgame`): endings
-that material cannot win are scaled towards 0 (kings-only endings per ``flying_kings`` and
-the board's directions; with men left and flying kings, see
-:meth:`FittedEvaluator.drawn_with_men`), won kings-only ones get a term that brings the
-kings to the lone king.
+Every feature has two weights, a middle-game one and an ending one (the weight vector is
+the middle-game set, then the ending set: :attr:`FeatureSpace.nweights` long), blended by
+the phase: the pieces on the board, ``p = min(pieces, start pieces)`` of ``P = start
+pieces``. Each set's sum is in 1/64 centi-men; the blend ``(mid * p + end * (P - p)) / P``
+and then the division by 64 are truncated towards zero (the C core does the same integer
+steps). A model with one set (older files, the default model) uses it for both phases, and
+scores exactly as before. The score is then adjusted by the ending rules
+(:meth:`FittedEvaluator.endgame`): endings that material cannot win are scaled towards 0
+(kings-only endings per ``flying_kings`` and the board's directions; with men left and
+flying kings, see :meth:`FittedEvaluator.drawn_with_men`), won kings-only ones get a term
+that brings the kings to the lone king.
 
 Weights are fitted (``python -m bots.training.fit``) and committed as data in
 ``bots/engine/data/eval-<ruleset key>.json``; ``native_params`` lays the same tables out as
@@ -55,6 +60,7 @@ from variants.types import Bitboard, Color, Position, Square
 WEIGHT_UNIT: Final = 64  # weights are integers in 1/64 centi-men
 PATTERN_SIZE: Final = 4
 PATTERN_STATES: Final = 3 ** PATTERN_SIZE
+PHASES: Final[tuple[str, ...]] = ("middle", "ending")  # weight sets, blended by the phase
 SCALARS: Final[tuple[str, ...]] = (
     "tempo", "man", "king", "king_centre", "king_mobility", "man_mobility", "back_guard",
     "outpost", "locked", "runaway", "runaway_near", "wing_balance", "trade", "king_men",
@@ -226,6 +232,13 @@ class FeatureSpace:
         self.psq_base = len(SCALARS)
         self.pat_base = self.psq_base + self.size
         self.nfeatures = len(names)
+        # Weights: one set per phase (PHASES order), each nfeatures long.
+        self.nweights = len(PHASES) * self.nfeatures
+
+    def phase(self, position: Position) -> int:
+        """The middle-game share of ``position`` in ``[0, start_pieces]``: the pieces on the
+        board (the ending set's share is ``start_pieces`` minus it)."""
+        return min(position.occupied.bit_count(), self.start_pieces)
 
     def can_move(self, position: Position) -> bool:
         """Whether the side to move has a non-capturing step (men forward, kings any way).
@@ -334,8 +347,9 @@ class FeatureSpace:
             states.append(s)
         return states
 
-    def features(self, position: Position) -> dict[int, int]:
-        """Sparse feature vector (index -> value, zeros left out) from the mover's view."""
+    def features(self, position: Position, *, patterns: bool = True) -> dict[int, int]:
+        """Sparse feature vector (index -> value, zeros left out) from the mover's view
+        (``patterns=False``: without the pattern windows)."""
         mover = int(position.turn)
         out: dict[int, int] = {}
         mine = self.side_scalars(position, mover)
@@ -355,6 +369,8 @@ class FeatureSpace:
             for sq in _lsb_squares(men):
                 i = self.psq_base + canon[sq]
                 out[i] = out.get(i, 0) + sign
+            if not patterns:
+                continue
             for w, state in enumerate(self.pattern_states(position, color)):
                 i = self.pat_base + self.window_band[w] * PATTERN_STATES + state
                 out[i] = out.get(i, 0) + sign
@@ -409,7 +425,21 @@ def load_weights(variant: Variant, *, lite: bool = False) -> list[int] | None:
 
 
 def weights_from_model(space: FeatureSpace, model: Mapping[str, Any]) -> list[int]:
-    """Integer weight vector from a model mapping (scalars by name, ``man_sq``, ``patterns``)."""
+    """Integer weight vector (:attr:`FeatureSpace.nweights`: the middle-game set, then the
+    ending set) from a model mapping: one set per phase under the names of ``PHASES``, or a
+    single set (scalars by name, ``man_sq``, ``patterns``) used for both phases."""
+    if all(name in model for name in PHASES):
+        out: list[int] = []
+        for name in PHASES:
+            out += _weight_set(space, model[name])
+        return out
+    if any(name in model for name in PHASES):
+        raise ValueError(f"a phased model needs every set of {PHASES}")
+    return _weight_set(space, model) * len(PHASES)
+
+
+def _weight_set(space: FeatureSpace, model: Mapping[str, Any]) -> list[int]:
+    """One phase's integer weights (nfeatures long) from scalars, ``man_sq``, ``patterns``."""
     w = [0] * space.nfeatures
     for name, value in model.get("scalars", {}).items():
         if name not in space.index or name not in SCALARS:
@@ -444,40 +474,52 @@ class FittedEvaluator:
     def __init__(self, variant: Variant, weights: Sequence[int]) -> None:
         self.variant = variant
         self.space = s = space_for(variant)
-        if len(weights) != s.nfeatures:
+        if len(weights) != s.nweights:
             raise ValueError("weight vector length does not match the feature space")
         self.weights = tuple(int(x) for x in weights)
-        self.use_patterns = any(self.weights[s.pat_base:])
+        nf = s.nfeatures
+        self.middle, self.ending = self.weights[:nf], self.weights[nf:]
+        self.use_patterns = any(self.middle[s.pat_base:]) or any(self.ending[s.pat_base:])
         self.can_move = s.can_move
 
     def raw(self, position: Position) -> int:
-        """The linear score in 1/64 centi-men (mover's view), before the endgame rules."""
-        w = self.weights
+        """The linear score in 1/64 centi-men (mover's view), before the endgame rules: the
+        two phases' sums blended by :meth:`FeatureSpace.phase`, truncated towards zero."""
         s = self.space
+        wm, we = self.middle, self.ending
         mover = int(position.turn)
         mine = s.side_scalars(position, mover)
         theirs = s.side_scalars(position, 1 - mover)
-        total = w[0]
+        mid, end = wm[0], we[0]
         for i in range(1, TRADE):
             v = mine[i] - theirs[i]
             if v:
-                total += w[i] * v
+                mid += wm[i] * v
+                end += we[i] * v
         trade, king_men = s.joint_scalars(position, mine, theirs)
-        total += w[TRADE] * trade + w[KING_MEN] * king_men
+        mid += wm[TRADE] * trade + wm[KING_MEN] * king_men
+        end += we[TRADE] * trade + we[KING_MEN] * king_men
         base = s.psq_base
         for color, sign in ((mover, 1), (1 - mover, -1)):
             men = position.white_men if color == 0 else position.black_men
             canon = s.canon[color]
-            part = 0
+            part_m = part_e = 0
             for sq in _lsb_squares(men):
-                part += w[base + canon[sq]]
+                i = base + canon[sq]
+                part_m += wm[i]
+                part_e += we[i]
             if self.use_patterns:
                 pat = s.pat_base
                 band = s.window_band
-                for i, state in enumerate(s.pattern_states(position, color)):
-                    part += w[pat + band[i] * PATTERN_STATES + state]
-            total += sign * part
-        return total
+                for k, state in enumerate(s.pattern_states(position, color)):
+                    i = pat + band[k] * PATTERN_STATES + state
+                    part_m += wm[i]
+                    part_e += we[i]
+            mid += sign * part_m
+            end += sign * part_e
+        full = s.start_pieces
+        phase = s.phase(position)
+        return _div_toward_zero(mid * phase + end * (full - phase), full)
 
     def evaluate(self, position: Position) -> int:
         """Score of ``position`` for the side to move, centi-men."""
@@ -566,19 +608,22 @@ def default_evaluator(variant: Variant) -> FittedEvaluator:
 
 # --- the compiled evaluation's parameters ---------------------------------------------------
 NATIVE_HEADER: Final = 32
+NATIVE_SCALAR_SLOTS: Final = 16  # the ending set's scalar weights, after the header
 NATIVE_MAX_BANDS: Final = 16
 # Header slots after the SCALARS weights (0..13); must match bots/native/eval.h.
 _H_START_PIECES, _H_FLYING, _H_DIAGONAL, _H_ROWS, _H_COLS, _H_NBANDS = 14, 15, 16, 17, 18, 19
 _H_KING_UNITS, _H_DRAW_SCALE, _H_DRIVE, _H_UNIT, _H_MOVE_DIRS, _H_BACK_DIRS = (
     20, 21, 22, 23, 24, 26)
-_H_MAIN_ROAD = 28
+_H_MAIN_ROAD, _H_PHASES = 28, 29
 # Square flags (per colour): must match KD_SQ_* in bots/native/eval.h.
 SQ_BACK_RANK, SQ_OPP_HALF, SQ_LEFT, SQ_RIGHT, SQ_NEAR, SQ_CENTRE, SQ_MAIN_LINE = (
     1, 2, 4, 8, 16, 32, 64)
 
 
 def native_params_len(nsq: int) -> int:
-    return NATIVE_HEADER + 24 * nsq + NATIVE_MAX_BANDS * PATTERN_STATES
+    phases = len(PHASES)
+    return (NATIVE_HEADER + NATIVE_SCALAR_SLOTS + (2 * phases + 22) * nsq
+            + phases * NATIVE_MAX_BANDS * PATTERN_STATES)
 
 
 def _int32(value: int) -> int:
@@ -623,14 +668,24 @@ def native_weights(variant: Variant) -> list[int]:
 
 
 def native_params(variant: Variant, weights: Sequence[int] | None = None) -> list[int]:
-    """The flat int32 array ``bots/native/eval.h`` describes (``kd_eval_init``'s input)."""
+    """The flat int32 array ``bots/native/eval.h`` describes (``kd_eval_init``'s input).
+
+    ``weights``: a full weight vector (:attr:`FeatureSpace.nweights`, both phases); default
+    the ruleset's committed ones."""
     s = space_for(variant)
     w = list(weights) if weights is not None else native_weights(variant)
+    if len(w) != s.nweights:
+        raise ValueError("weight vector length does not match the feature space")
+    nf = s.nfeatures
+    sets = [w[k * nf:(k + 1) * nf] for k in range(len(PHASES))]
     n = s.size
     if s.nbands > NATIVE_MAX_BANDS:
         raise ValueError(f"{variant!r}: more than {NATIVE_MAX_BANDS} pattern bands")
     header = [0] * NATIVE_HEADER
-    header[:len(SCALARS)] = w[:len(SCALARS)]
+    header[:len(SCALARS)] = sets[0][:len(SCALARS)]
+    header[_H_PHASES] = len(PHASES)
+    ending_scalars = [0] * NATIVE_SCALAR_SLOTS
+    ending_scalars[:len(SCALARS)] = sets[1][:len(SCALARS)]
     header[_H_START_PIECES] = s.start_pieces
     header[_H_FLYING] = int(s.flying)
     header[_H_DIAGONAL] = int(s.diagonal)
@@ -647,8 +702,10 @@ def native_params(variant: Variant, weights: Sequence[int] | None = None) -> lis
     steps: list[int] = []
     cones: list[int] = []
     windows: list[int] = []
+    for ws in sets:
+        for c in (0, 1):
+            psq += [ws[s.psq_base + s.canon[c][sq]] for sq in range(n)]
     for c in (0, 1):
-        psq += [w[s.psq_base + s.canon[c][sq]] for sq in range(n)]
         for sq in range(n):
             f = 0
             for mask, bit in ((s.back_rank[c], SQ_BACK_RANK), (s.opp_half[c], SQ_OPP_HALF),
@@ -665,9 +722,13 @@ def native_params(variant: Variant, weights: Sequence[int] | None = None) -> lis
         for i in range(n):
             windows += list(real[i]) if i < len(real) else [-1] * PATTERN_SIZE
     bands = [s.window_band[i] if i < len(s.windows) else -1 for i in range(n)]
-    patterns = [0] * (NATIVE_MAX_BANDS * PATTERN_STATES)
-    patterns[:s.nbands * PATTERN_STATES] = w[s.pat_base:]
-    out = (header + psq + flags + steps + list(s.file) + cones + windows + bands + patterns)
+    patterns: list[int] = []
+    for ws in sets:
+        table = [0] * (NATIVE_MAX_BANDS * PATTERN_STATES)
+        table[:s.nbands * PATTERN_STATES] = ws[s.pat_base:]
+        patterns += table
+    out = (header + ending_scalars + psq + flags + steps + list(s.file) + cones + windows
+           + bands + patterns)
     assert len(out) == native_params_len(n)
     return out
 

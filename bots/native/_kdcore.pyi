@@ -5,6 +5,9 @@ from collections.abc import Sequence
 MATE: int
 MAX_SQUARES: int
 EVAL_HEADER: int
+EVAL_SCALAR_SLOTS: int
+EVAL_PHASES: int
+EVAL_MAX_BANDS: int
 
 _Key = tuple[int, int, int]
 

@@ -14,8 +14,10 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
     if (e->w[KD_H_START_PIECES] < 1 || e->w[KD_H_UNIT] < 1 || e->w[KD_H_DRAW_SCALE] < 1)
         return -1;
     if (e->w[KD_H_NBANDS] < 0 || e->w[KD_H_NBANDS] > KD_MAX_BANDS) return -1;
-    const int32_t *psq = params + KD_EVAL_HEADER;
-    const int32_t *flags = psq + 2 * n;
+    if (e->w[KD_H_PHASES] != KD_PHASES) return -1;
+    memcpy(e->w_end, params + KD_EVAL_HEADER, sizeof(int32_t) * KD_EVAL_SCALAR_SLOTS);
+    const int32_t *psq = params + KD_EVAL_HEADER + KD_EVAL_SCALAR_SLOTS;
+    const int32_t *flags = psq + KD_PHASES * 2 * n;
     const int32_t *steps = flags + 2 * n;
     const int32_t *file = steps + 2 * n;
     const int32_t *cone = file + n;
@@ -24,7 +26,8 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
     const int32_t *pattern = band + n;
     for (int c = 0; c < 2; c++) {
         for (int sq = 0; sq < n; sq++) {
-            e->psq[c][sq] = psq[c * n + sq];
+            for (int ph = 0; ph < KD_PHASES; ph++)
+                e->psq[c][sq][ph] = psq[(ph * 2 + c) * n + sq];
             e->steps[c][sq] = (int8_t)steps[c * n + sq];
             int f = flags[c * n + sq];
             e->sq_flags[c][sq] = (uint8_t)f;
@@ -64,11 +67,13 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
         if (rules_dirs != e->w[KD_H_MOVE_DIRS + c]) return -1;
     }
     e->use_patterns = 0;
-    for (int b = 0; b < KD_MAX_BANDS; b++)
-        for (int s = 0; s < KD_PATTERN_STATES; s++) {
-            e->pattern[b][s] = pattern[b * KD_PATTERN_STATES + s];
-            if (e->pattern[b][s]) e->use_patterns = 1;
-        }
+    for (int ph = 0; ph < KD_PHASES; ph++)
+        for (int b = 0; b < KD_MAX_BANDS; b++)
+            for (int s = 0; s < KD_PATTERN_STATES; s++) {
+                int32_t v = pattern[(ph * KD_MAX_BANDS + b) * KD_PATTERN_STATES + s];
+                e->pattern[b][s][ph] = v;
+                if (v) e->use_patterns = 1;
+            }
     return 0;
 }
 
@@ -154,18 +159,27 @@ static void side_scalars(const KdPos *p, const KdEval *e, const KdCells cell, in
     out[KD_W_KING_MEN] = 0;
 }
 
-static long long side_tables(const KdPos *p, const KdEval *e, const KdCells cell, int c) {
-    long long part = 0;
-    for (kd_bb b = p->men[c]; b; b &= b - 1) part += e->psq[c][kd_lsb(b)];
+/* The man-square and pattern weights of colour c, per phase, added to part[]. */
+static void side_tables(const KdPos *p, const KdEval *e, const KdCells cell, int c,
+                        long long part[KD_PHASES]) {
+    long long mid = 0, end = 0;
+    for (kd_bb b = p->men[c]; b; b &= b - 1) {
+        const int32_t *w = e->psq[c][kd_lsb(b)];
+        mid += w[0];
+        end += w[1];
+    }
     if (e->use_patterns) {
         const uint8_t *v = cell[c]; /* digits: 0 empty, 1 own, 2 other */
         for (int i = 0; i < e->nwin; i++) {
-            const uint8_t *w = e->win[c][i];
-            int s = v[w[0]] + 3 * v[w[1]] + 9 * v[w[2]] + 27 * v[w[3]];
-            part += e->pattern[e->band[i]][s];
+            const uint8_t *q = e->win[c][i];
+            int s = v[q[0]] + 3 * v[q[1]] + 9 * v[q[2]] + 27 * v[q[3]];
+            const int32_t *w = e->pattern[e->band[i]][s];
+            mid += w[0];
+            end += w[1];
         }
     }
-    return part;
+    part[0] = mid;
+    part[1] = end;
 }
 
 /* A strong king on the main road in a winnable ending against a lone king (flying kings on
@@ -222,23 +236,39 @@ static int endgame(const KdPos *p, const KdEval *e, int score) {
 }
 
 int kd_evaluate(const KdPos *p, const KdEval *e) {
-    const int32_t *w = e->w;
+    const int32_t *w = e->w, *we = e->w_end;
     int mover = p->turn;
     int mine[KD_N_SCALARS], theirs[KD_N_SCALARS];
     KdCells cell;
     fill_cells(p, e->rules->nsq, cell);
     side_scalars(p, e, cell, mover, mine);
     side_scalars(p, e, cell, 1 - mover, theirs);
-    long long total = w[KD_W_TEMPO];
-    for (int i = 1; i < KD_W_TRADE; i++) total += (long long)w[i] * (mine[i] - theirs[i]);
+    long long mid = w[KD_W_TEMPO], end = we[KD_W_TEMPO];
+    for (int i = 1; i < KD_W_TRADE; i++) {
+        int v = mine[i] - theirs[i];
+        mid += (long long)w[i] * v;
+        end += (long long)we[i] * v;
+    }
     int units = (mine[KD_W_MAN] - theirs[KD_W_MAN])
                 + w[KD_H_KING_UNITS] * (mine[KD_W_KING] - theirs[KD_W_KING]);
     int pieces = kd_popcount(p->men[0] | p->men[1] | p->kings[0] | p->kings[1]);
-    int gone = w[KD_H_START_PIECES] - pieces;
-    if (units && gone > 0) total += (long long)w[KD_W_TRADE] * units * gone;
-    total += (long long)w[KD_W_KING_MEN] * (mine[KD_W_KING] * theirs[KD_W_MAN]
-                                            - theirs[KD_W_KING] * mine[KD_W_MAN]);
-    total += side_tables(p, e, cell, mover) - side_tables(p, e, cell, 1 - mover);
-    int score = (int)(total / w[KD_H_UNIT]); /* C division truncates towards zero */
+    int full = w[KD_H_START_PIECES];
+    int gone = full - pieces;
+    if (units && gone > 0) {
+        mid += (long long)w[KD_W_TRADE] * units * gone;
+        end += (long long)we[KD_W_TRADE] * units * gone;
+    }
+    int king_men = mine[KD_W_KING] * theirs[KD_W_MAN] - theirs[KD_W_KING] * mine[KD_W_MAN];
+    mid += (long long)w[KD_W_KING_MEN] * king_men;
+    end += (long long)we[KD_W_KING_MEN] * king_men;
+    long long own[KD_PHASES], other[KD_PHASES];
+    side_tables(p, e, cell, mover, own);
+    side_tables(p, e, cell, 1 - mover, other);
+    mid += own[0] - other[0];
+    end += own[1] - other[1];
+    /* The phase blend, then the unit: C division truncates towards zero. */
+    int phase = pieces < full ? pieces : full;
+    long long blend = (mid * phase + end * (full - phase)) / full;
+    int score = (int)(blend / w[KD_H_UNIT]);
     return endgame(p, e, score);
 }

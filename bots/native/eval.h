@@ -5,11 +5,16 @@
  * integers computed in Python (bots/engine/features.py: native_params(), called by
  * bots/engine/native.py: eval_params()). The evaluation is the fitted model of
  * bots/engine/features.py (FittedEvaluator, the reference: tests check both score every
- * position alike). Layout of the array (all int32, n = nsq, squares are internal indices):
+ * position alike). Every weight comes in KD_PHASES sets, the middle game's and the
+ * ending's, blended by the pieces on the board (p = min(pieces, KD_H_START_PIECES) of
+ * P = KD_H_START_PIECES): score = ((mid * p + end * (P - p)) / P) / KD_H_UNIT, each
+ * division truncated towards zero. Layout of the array (all int32, n = nsq, squares are
+ * internal indices; phase 0 is the middle game):
  *
- *   [0, KD_EVAL_HEADER)     header: weights of the scalar features (KD_W_*, 1/64 centi-men)
- *                           then the constants KD_H_*
- *   psq[2][n]               per colour and square: weight of a man there (1/64 centi-men)
+ *   [0, KD_EVAL_HEADER)     header: the middle game's weights of the scalar features
+ *                           (KD_W_*, 1/64 centi-men) then the constants KD_H_*
+ *   scalars[16]             the ending's weights of the scalar features (KD_W_* order)
+ *   psq[KD_PHASES][2][n]    per phase, colour and square: weight of a man there
  *   flags[2][n]             per colour and square: KD_SQ_* bits
  *   steps[2][n]             per colour and square: ranks still to go to promotion
  *   file[n]                 the square's file (column)
@@ -18,8 +23,9 @@
  *   window[2][n][4]         per colour: the pattern windows' four squares (the colour's
  *                           view), -1 padding after the last window
  *   band[n]                 per window: its pattern table (-1 padding)
- *   pattern[KD_MAX_BANDS][81]  per table and state (digits 0 empty, 1 own, 2 other; the
- *                           window's first square is the lowest digit): weight, 1/64 cm
+ *   pattern[KD_PHASES][KD_MAX_BANDS][81]  per phase, table and state (digits 0 empty,
+ *                           1 own, 2 other; the window's first square is the lowest
+ *                           digit): weight, 1/64 centi-men
  *
  * Total length: kd_eval_params_len(n). Scores are centi-men from the side to move's point
  * of view (the scale of bots/engine/search.py: MATE = 1_000_000 is far above any
@@ -31,6 +37,8 @@
 #include "kd_core.h"
 
 #define KD_EVAL_HEADER 32
+#define KD_EVAL_SCALAR_SLOTS 16
+#define KD_PHASES 2
 #define KD_MAX_BANDS 16
 #define KD_PATTERN_STATES 81
 
@@ -47,7 +55,8 @@ enum { /* header constants */
     KD_H_MOVE_DIRS = 24, /* [2]: bit d set = men of that colour step in direction d
                             (must be the rules' man moves) */
     KD_H_BACK_DIRS = 26, /* [2]: the directions straight behind a man's forward moves */
-    KD_H_MAIN_ROAD = 28  /* a strong king on the main road against a lone king, centi-men */
+    KD_H_MAIN_ROAD = 28, /* a strong king on the main road against a lone king, centi-men */
+    KD_H_PHASES = 29     /* weight sets in the array: must be KD_PHASES */
 };
 
 enum {
@@ -56,8 +65,9 @@ enum {
 };
 
 typedef struct KdEval {
-    int32_t w[KD_EVAL_HEADER];
-    int32_t psq[2][KD_MAX_SQ];
+    int32_t w[KD_EVAL_HEADER];            /* middle-game scalar weights, constants */
+    int32_t w_end[KD_EVAL_SCALAR_SLOTS];  /* ending scalar weights */
+    int32_t psq[2][KD_MAX_SQ][KD_PHASES]; /* [colour][square][phase] */
     int8_t steps[2][KD_MAX_SQ];
     int8_t file[KD_MAX_SQ];
     kd_bb back_rank[2], opp_half[2], left[2], right[2], near[2], centre, main_line;
@@ -66,13 +76,14 @@ typedef struct KdEval {
     int nwin;
     uint8_t win[2][KD_MAX_SQ][4];
     uint8_t band[KD_MAX_SQ];
-    int32_t pattern[KD_MAX_BANDS][KD_PATTERN_STATES];
+    int32_t pattern[KD_MAX_BANDS][KD_PATTERN_STATES][KD_PHASES]; /* [band][state][phase] */
     int use_patterns;
     const KdRules *rules;
 } KdEval;
 
 static inline int kd_eval_params_len(int nsq) {
-    return KD_EVAL_HEADER + 24 * nsq + KD_MAX_BANDS * KD_PATTERN_STATES;
+    return KD_EVAL_HEADER + KD_EVAL_SCALAR_SLOTS + (2 * KD_PHASES + 22) * nsq
+           + KD_PHASES * KD_MAX_BANDS * KD_PATTERN_STATES;
 }
 
 /* Reads the flat array (length kd_eval_params_len(r->nsq)); returns 0, or -1 if malformed. */

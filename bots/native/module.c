@@ -560,5 +560,8 @@ PyMODINIT_FUNC PyInit__kdcore(void) {
     PyModule_AddIntConstant(m, "MATE", KD_MATE);
     PyModule_AddIntConstant(m, "MAX_SQUARES", KD_MAX_SQ);
     PyModule_AddIntConstant(m, "EVAL_HEADER", KD_EVAL_HEADER);
+    PyModule_AddIntConstant(m, "EVAL_SCALAR_SLOTS", KD_EVAL_SCALAR_SLOTS);
+    PyModule_AddIntConstant(m, "EVAL_PHASES", KD_PHASES);
+    PyModule_AddIntConstant(m, "EVAL_MAX_BANDS", KD_MAX_BANDS);
     return m;
 }

@@ -7,18 +7,23 @@ side to move's view and fits ``P(mover wins) = sigmoid(w . x)`` by L2-regularise
 cross-entropy (L-BFGS). The target is the game's result from the mover's view (1, 0.5, 0);
 where the data has a search score from a stronger engine (dame-rs for International), the
 target mixes in ``sigmoid(score / s)`` with ``s`` fitted on the same data
-(``--score-weight``). The L2 penalty pulls the weights towards the hand-set evaluation
-(expressed on these features, at the material-only fit's scale), not towards 0, so thin data
-cannot produce extreme values (``--no-prior`` turns that off).
+(``--score-weight``). The L2 penalty pulls the weights towards a prior (expressed at the
+material-only fit's scale), not towards 0, so thin data cannot produce extreme values:
+``--prior committed`` (the default) the ruleset's committed weights, ``handset`` the
+hand-set evaluation on these features, ``zero`` none.
 
-Two models are fitted: ``full`` (every feature, the compiled evaluation's) and ``lite``
-(no pattern features: the pure-Python search's, cheaper per node). Weights are converted to
-centi-men by making the fitted value of a man 100, and written with the command, data size,
-date and fit quality (cross-entropy on the held-out last 15% of the data, i.e. the latest
-games, against material-only and the hand-set evaluation) to
-``bots/engine/data/eval-<ruleset>.json``.
+Every feature has a middle-game and an ending weight (:mod:`bots.engine.features`): the
+design matrix holds each feature twice, scaled by the phase's share ``p / P`` and by
+``1 - p / P``, so the fit learns both sets at once (``--single-phase`` ties them, the model
+before the phases). Two models are fitted: ``full`` (every feature, the compiled
+evaluation's) and ``lite`` (no pattern features: the pure-Python search's, cheaper per
+node). Weights are converted to centi-men by making the mean of a man's middle-game and
+ending values 100, and written with the command, the data (files, sizes and the
+generation records of :mod:`bots.training.generate`'s chunks), date and fit quality
+(cross-entropy on the held-out last 15% of the data, i.e. the latest games, against
+material-only and the hand-set evaluation) to ``bots/engine/data/eval-<ruleset>.json``.
 
-    python -m bots.training.fit --ruleset english
+    python -m bots.training.fit --ruleset english --score-weight 0.5
 """
 
 from __future__ import annotations
@@ -36,15 +41,18 @@ from scipy import optimize, sparse
 
 from bots.engine.features import (
     PATTERN_STATES,
+    PHASES,
     SCALARS,
     WEIGHT_UNIT,
     FeatureSpace,
     default_model,
+    fitted_evaluator,
+    load_weights,
     space_for,
     weights_from_model,
     weights_path,
 )
-from bots.training.generate import DATA_DIR
+from bots.training.generate import DATA_DIR, record_path
 from bots.training.handset import handset_evaluator
 from variants import Color, Position, Variant, get_variant
 
@@ -79,16 +87,25 @@ def load_positions(variant: Variant, files: list[Path]) -> tuple[list[Position],
     return positions, np.array(results), np.array(scores), lines
 
 
-def design(space: FeatureSpace, positions: list[Position]) -> sparse.csr_matrix:
+def design(space: FeatureSpace, positions: list[Position], *,
+           phased: bool = True) -> sparse.csr_matrix:
+    """Rows of features, each twice (:attr:`FeatureSpace.nweights` columns): scaled by the
+    middle game's share of the phase, then by the ending's (``phased=False``: both
+    halves unscaled, for a fit whose two sets are tied)."""
     rows: list[int] = []
     cols: list[int] = []
     vals: list[float] = []
+    share: list[float] = []
     for r, pos in enumerate(positions):
         for i, v in space.features(pos).items():
             rows.append(r)
             cols.append(i)
             vals.append(float(v))
-    return sparse.csr_matrix((vals, (rows, cols)), shape=(len(positions), space.nfeatures))
+        share.append(space.phase(pos) / space.start_pieces if phased else 1.0)
+    x = sparse.csr_matrix((vals, (rows, cols)), shape=(len(positions), space.nfeatures))
+    mid = sparse.diags(np.array(share)) @ x
+    end = x - mid if phased else x
+    return sparse.hstack([mid, end], format="csr")
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
@@ -121,9 +138,26 @@ def logistic_fit(x: sparse.csr_matrix, y: np.ndarray, reg: np.ndarray,
     return np.asarray(res.x)
 
 
-def prior_vector(space: FeatureSpace, variant: Variant) -> np.ndarray:
-    """The hand-set evaluation on these features (centi-men): the fit's prior."""
-    return np.array(weights_from_model(space, default_model(variant)), dtype=float) / WEIGHT_UNIT
+def prior_vector(space: FeatureSpace, variant: Variant, kind: str, *,
+                 lite: bool = False) -> np.ndarray:
+    """The fit's prior, both phases (centi-men): the committed weights (``full`` or
+    ``lite`` model; the hand-set ones if none), the hand-set evaluation, or zeros."""
+    if kind == "zero":
+        return np.zeros(space.nweights)
+    weights = load_weights(variant, lite=lite) if kind == "committed" else None
+    if weights is None:
+        weights = weights_from_model(space, default_model(variant))
+    return np.array(weights, dtype=float) / WEIGHT_UNIT
+
+
+def generation_records(files: list[Path]) -> list[dict[str, Any]]:
+    """The generation records of the data files that have one (chunks)."""
+    out = []
+    for f in files:
+        path = record_path(f)
+        if path.exists():
+            out.append({"file": f.name, **json.loads(path.read_text(encoding="ascii"))})
+    return out
 
 
 def fit_score_scale(scores: np.ndarray, results: np.ndarray) -> float:
@@ -147,8 +181,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="L2 strengths to try on the held-out data (tables only)")
     parser.add_argument("--reg-scalars", type=float, default=1e-3,
                         help="L2 strength of the scalar features (towards the prior)")
-    parser.add_argument("--no-prior", dest="prior", action="store_false",
-                        help="regularise towards 0 instead of the hand-set evaluation")
+    parser.add_argument("--prior", choices=("committed", "handset", "zero"),
+                        default="committed", help="what the L2 penalty pulls towards")
+    parser.add_argument("--single-phase", action="store_true",
+                        help="one weight set for both phases (the model before the phases)")
     parser.add_argument("--max-positions", type=int, default=400_000)
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
@@ -175,33 +211,42 @@ def main(argv: list[str] | None = None) -> int:
         score_scale = fit_score_scale(scores[has_score], results[has_score])
         target[has_score] = ((1 - args.score_weight) * results[has_score]
                              + args.score_weight * _sigmoid(scores[has_score] / score_scale))
-    x = design(space, positions)
+    nf = space.nfeatures
+    phased = not args.single_phase
+    x = design(space, positions, phased=phased)
+    if not phased:
+        x = x[:, :nf]  # one set; written to both phases below
     split = int(n * 0.85)
     x_tr, x_va = x[:split], x[split:]
     y_tr, y_va = target[:split], target[split:]
     r_va = results[split:]
-    nf = space.nfeatures
-    is_table = np.arange(nf) >= len(SCALARS)
-    lite_cols = np.arange(space.pat_base)
+    nw = x.shape[1]
+    feature = np.arange(nw) % nf  # the feature of each weight column
+    is_table = feature >= len(SCALARS)
+    lite_cols = np.flatnonzero(feature < space.pat_base)
 
+    # Material only, one set (the halves of a column summed give the unphased feature).
     material_cols = np.array([space.index["tempo"], space.index["man"], space.index["king"]])
-    w_mat = logistic_fit(x_tr[:, material_cols], y_tr, np.full(3, REG_SCALARS))
-    ce_mat = cross_entropy(_sigmoid(x_va[:, material_cols] @ w_mat), y_va)
-    # Prior: the hand-set evaluation, in logits at the material-only fit's scale. Every
-    # weight is pulled towards it (not towards 0): with little data the fit stays close to
-    # a sane evaluation instead of inventing extreme values.
-    prior = prior_vector(space, variant) * (w_mat[1] / 100.0 if args.prior else 0.0)
+    x_mat = x[:, material_cols] + (x[:, material_cols + nf] if phased else 0)
+    w_mat = logistic_fit(x_mat[:split], y_tr, np.full(3, REG_SCALARS))
+    ce_mat = cross_entropy(_sigmoid(x_mat[split:] @ w_mat), y_va)
+    # Prior: in logits at the material-only fit's scale. Every weight is pulled towards it
+    # (not towards 0): with little data the fit stays close to a sane evaluation instead of
+    # inventing extreme values.
+    logit = w_mat[1] / 100.0
+    priors = {name: prior_vector(space, variant, args.prior, lite=name == "lite")[:nw] * logit
+              for name in ("full", "lite")}
 
-    def fit_model(cols: np.ndarray, lam: float, xs: sparse.csr_matrix,
+    def fit_model(name: str, cols: np.ndarray, lam: float, xs: sparse.csr_matrix,
                   y: np.ndarray) -> np.ndarray:
         reg = np.where(is_table[cols], lam, args.reg_scalars)
-        return logistic_fit(xs[:, cols], y, reg, prior[cols])
+        return logistic_fit(xs[:, cols], y, reg, priors[name][cols])
 
     quality: dict[str, Any] = {}
     best: dict[str, tuple[float, float, np.ndarray]] = {}
-    for name, cols in (("full", np.arange(nf)), ("lite", lite_cols)):
+    for name, cols in (("full", np.arange(nw)), ("lite", lite_cols)):
         for lam in (float(v) for v in args.reg.split(",")):
-            w = fit_model(cols, lam, x_tr, y_tr)
+            w = fit_model(name, cols, lam, x_tr, y_tr)
             ce = cross_entropy(_sigmoid(x_va[:, cols] @ w), y_va)
             print(f"  {name} lambda={lam:g}: validation cross-entropy {ce:.4f}", flush=True)
             if name not in best or ce < best[name][0]:
@@ -210,8 +255,16 @@ def main(argv: list[str] | None = None) -> int:
     legacy_scores = np.array([legacy.evaluate(p) for p in positions], dtype=float)
     s_leg = fit_score_scale(legacy_scores[:split], y_tr)
     ce_leg = cross_entropy(_sigmoid(legacy_scores[split:] / s_leg), y_va)
+    # The weights committed before this fit, on the same held-out positions.
+    committed = fitted_evaluator(variant)
+    ce_old = None
+    if committed is not None:
+        old_scores = np.array([committed.evaluate(p) for p in positions], dtype=float)
+        s_old = fit_score_scale(old_scores[:split], y_tr)
+        ce_old = round(cross_entropy(_sigmoid(old_scores[split:] / s_old), y_va), 4)
     quality["validation_cross_entropy"] = {
         "full": round(best["full"][0], 4), "lite": round(best["lite"][0], 4),
+        "committed_before": ce_old,
         "material_only": round(ce_mat, 4), "hand_set": round(ce_leg, 4),
         "constant": round(cross_entropy(np.full(len(y_va), y_tr.mean()), y_va), 4),
     }
@@ -221,30 +274,27 @@ def main(argv: list[str] | None = None) -> int:
         quality["validation_decided_games_accuracy_full"] = round(
             float(np.mean((full_p[decided] > 0.5) == (r_va[decided] > 0.5))), 3)
     quality["lambda"] = {"full": best["full"][1], "lite": best["lite"][1],
-                         "scalars": args.reg_scalars, "prior": "hand-set" if args.prior else 0}
+                         "scalars": args.reg_scalars, "prior": args.prior}
     # Refit both on all the data with the chosen strengths, then scale to centi-men.
     out: dict[str, Any] = {}
-    for name, cols in (("full", np.arange(nf)), ("lite", lite_cols)):
-        w = fit_model(cols, best[name][1], x, target)
-        man = w[space.index["man"]]
-        if man <= 0:
+    man = space.index["man"]
+    for name, cols in (("full", np.arange(nw)), ("lite", lite_cols)):
+        w = fit_model(name, cols, best[name][1], x, target)
+        wc = np.zeros(nw)
+        wc[cols] = w
+        men = [wc[man]] if not phased else [wc[man], wc[man + nf]]
+        if min(men) <= 0:
             print(f"{name}: a man has no positive value; refusing these weights",
                   file=sys.stderr)
             return 1
-        scale = 100.0 / man  # centi-men per logit
-        wc = np.zeros(nf)
-        wc[cols] = w * scale
-        model: dict[str, Any] = {
-            "scalars": {s: round(float(wc[space.index[s]]), 2) for s in SCALARS},
-            "man_sq": [round(float(v), 2) for v in wc[space.psq_base:space.pat_base]],
-            "logistic_scale": round(scale, 2),
-        }
-        if name == "full":
-            model["patterns"] = [
-                [round(float(v), 2)
-                 for v in wc[space.pat_base + b * PATTERN_STATES:
-                             space.pat_base + (b + 1) * PATTERN_STATES]]
-                for b in range(space.nbands)]
+        scale = 100.0 / float(np.mean(men))  # centi-men per logit
+        wc *= scale
+        sets = ([_weight_set_model(space, wc[k * nf:(k + 1) * nf], name == "full")
+                 for k in range(len(PHASES))] if phased
+                else [_weight_set_model(space, wc, name == "full")])
+        model: dict[str, Any] = (dict(zip(PHASES, sets, strict=True)) if phased
+                                 else dict(sets[0]))
+        model["logistic_scale"] = round(scale, 2)
         out[name] = model
     command = "python -m bots.training.fit " + " ".join(argv if argv is not None
                                                         else sys.argv[1:])
@@ -254,12 +304,12 @@ def main(argv: list[str] | None = None) -> int:
         "date": dt.date.today().isoformat(),
         "data": {"files": [f.name for f in files], "positions": lines, "quiet_positions": n,
                  "score_scale": score_scale, "score_weight": (args.score_weight
-                                                               if score_scale else 0.0)},
+                                                               if score_scale else 0.0),
+                 "generated_by": generation_records(files)},
         "fit": quality,
-        # A king is worth king_value men plus king_value_per_enemy_man for each enemy man.
-        "king_value": round(out["full"]["scalars"]["king"] / out["full"]["scalars"]["man"], 2),
-        "king_value_per_enemy_man": round(out["full"]["scalars"]["king_men"]
-                                          / out["full"]["scalars"]["man"], 3),
+        # A king is worth king_value men plus king_value_per_enemy_man for each enemy man
+        # (in the middle game's weights; ending_* in the ending's).
+        **_king_values(out["full"]),
         "units": "centi-men from the side to move's view; P(win) = sigmoid(score / "
                  "logistic_scale)",
         **out,
@@ -268,6 +318,30 @@ def main(argv: list[str] | None = None) -> int:
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(quality), f"king={doc['king_value']}", f"-> {path}")
     return 0
+
+
+def _weight_set_model(space: FeatureSpace, wc: np.ndarray, patterns: bool) -> dict[str, Any]:
+    """One phase's weights (centi-men, nfeatures long) as a model mapping."""
+    model: dict[str, Any] = {
+        "scalars": {s: round(float(wc[space.index[s]]), 2) for s in SCALARS},
+        "man_sq": [round(float(v), 2) for v in wc[space.psq_base:space.pat_base]],
+    }
+    if patterns:
+        model["patterns"] = [
+            [round(float(v), 2) for v in wc[space.pat_base + b * PATTERN_STATES:
+                                            space.pat_base + (b + 1) * PATTERN_STATES]]
+            for b in range(space.nbands)]
+    return model
+
+
+def _king_values(model: dict[str, Any]) -> dict[str, float]:
+    out = {}
+    for prefix, name in (("", PHASES[0]), ("ending_", PHASES[1])):
+        scalars = (model[name] if name in model else model)["scalars"]
+        out[f"{prefix}king_value"] = round(scalars["king"] / scalars["man"], 2)
+        out[f"{prefix}king_value_per_enemy_man"] = round(scalars["king_men"] / scalars["man"],
+                                                         3)
+    return out
 
 
 if __name__ == "__main__":

@@ -17,16 +17,29 @@ Players:
 - ``dame``: dame-rs (International only, ``pip install dame-rs``) at a fixed node budget;
   its score of every position it moves from is recorded.
 
-The job is bounded by ``--minutes`` (wall clock) and should run niced:
+The job is bounded by ``--minutes`` (wall clock) and should run in the idle scheduling
+class, so it only takes CPU nobody else wants:
 
-    nice -n 10 python -m bots.training.generate --ruleset english --minutes 8
-    nice -n 10 python -m bots.training.generate --ruleset international --player dame
+    chrt --idle 0 nice -n 19 python -m bots.training.generate --ruleset english --minutes 8
+    chrt --idle 0 nice -n 19 python -m bots.training.generate --ruleset international --player dame
+
+Chunks (``--chunks N``): N files ``<ruleset>-<player>-<seed>.txt`` for the seeds ``--seed``
+to ``--seed + N - 1``, each ``--minutes`` long, each closed by a record
+``<same name>.json`` (the command, node budget, games, results, positions, CPU seconds). The
+same command run again skips the chunks that have their record and starts an unfinished
+one afresh (its games are seeded, so a chunk is the same whoever finishes it), so a long
+generation runs in bounded pieces and survives being stopped:
+
+    chrt --idle 0 nice -n 19 python -m bots.training.generate --ruleset english \
+        --nodes 10000 --chunks 4 --minutes 25 --seed 101
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -120,6 +133,35 @@ def play_one(variant: Variant, choose: Chooser, rng: random.Random, *, opening_p
     return seen, 1.0 if lead >= 2 else 0.0 if lead <= -2 else 0.5
 
 
+def generate(variant: Variant, choose: Chooser, out: Path, rng: random.Random, *,
+             minutes: float, max_plies: int) -> dict[str, int]:
+    """Games until ``minutes`` have passed, every position appended to ``out``; returns
+    the counts (games, positions, results from White's view, CPU seconds)."""
+    deadline = time.monotonic() + 60 * minutes
+    cpu = time.process_time()
+    games = positions = 0
+    results = {1.0: 0, 0.5: 0, 0.0: 0}
+    while time.monotonic() < deadline:
+        seen, result = play_one(variant, choose, rng, opening_plies=rng.randint(2, 8),
+                                max_plies=max_plies)
+        results[result] += 1
+        with out.open("a", encoding="ascii") as fh:
+            for pos, score in seen:
+                fh.write(f"{pos.white_men:x} {pos.white_kings:x} {pos.black_men:x} "
+                         f"{pos.black_kings:x} {int(pos.turn)} {result} "
+                         f"{'-' if score is None else score}\n")
+        games += 1
+        positions += len(seen)
+    return {"games": games, "positions": positions, "white_wins": results[1.0],
+            "draws": results[0.5], "black_wins": results[0.0],
+            "cpu_seconds": round(time.process_time() - cpu)}
+
+
+def record_path(chunk: Path) -> Path:
+    """The record that marks ``chunk`` finished."""
+    return chunk.with_suffix(".json")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ruleset", required=True)
@@ -133,31 +175,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--chunks", type=int, default=None,
+                        help="resumable chunks of --minutes each, seeds --seed onwards")
     args = parser.parse_args(argv)
     variant = get_variant(args.ruleset)
+    nodes = args.nodes or (20_000 if args.player == "dame" else 5000)
     if args.player == "dame":
-        choose = dame_chooser(variant, args.nodes or 20_000)
+        choose = dame_chooser(variant, nodes)
     else:
-        choose = engine_chooser(variant, args.nodes or 5000, args.noise, args.handset)
-    out = Path(args.out) if args.out else DATA_DIR / f"{variant.key}-{args.player}.txt"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(f"{args.seed}:{variant.key}:{args.player}")
-    deadline = time.monotonic() + 60 * args.minutes
-    games = positions = 0
-    results = {1.0: 0, 0.5: 0, 0.0: 0}
-    while time.monotonic() < deadline:
-        seen, result = play_one(variant, choose, rng, opening_plies=rng.randint(2, 8),
-                                max_plies=args.max_plies)
-        results[result] += 1
-        with out.open("a", encoding="ascii") as fh:
-            for pos, score in seen:
-                fh.write(f"{pos.white_men:x} {pos.white_kings:x} {pos.black_men:x} "
-                         f"{pos.black_kings:x} {int(pos.turn)} {result} "
-                         f"{'-' if score is None else score}\n")
-        games += 1
-        positions += len(seen)
-    print(f"{variant.key}: {games} games ({results[1.0]} white wins, {results[0.5]} draws, "
-          f"{results[0.0]} black wins), {positions} positions -> {out}")
+        choose = engine_chooser(variant, nodes, args.noise, args.handset)
+    command = "python -m bots.training.generate " + " ".join(
+        argv if argv is not None else sys.argv[1:])
+    if args.chunks is None:
+        out = Path(args.out) if args.out else DATA_DIR / f"{variant.key}-{args.player}.txt"
+        targets = [(args.seed, out)]
+    else:
+        if args.chunks < 1 or args.out:
+            parser.error("--chunks takes a count of at least 1 and no --out")
+        targets = [(seed, DATA_DIR / f"{variant.key}-{args.player}-{seed}.txt")
+                   for seed in range(args.seed, args.seed + args.chunks)]
+    for seed, out in targets:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if args.chunks is not None:
+            if record_path(out).exists():
+                print(f"{out}: done, skipped", flush=True)
+                continue
+            out.unlink(missing_ok=True)  # an unfinished chunk starts afresh
+        rng = random.Random(f"{seed}:{variant.key}:{args.player}")
+        counts = generate(variant, choose, out, rng, minutes=args.minutes,
+                          max_plies=args.max_plies)
+        if args.chunks is not None:
+            record = {"command": command, "seed": seed, "player": args.player,
+                      "nodes": nodes, "minutes": args.minutes, **counts}
+            record_path(out).write_text(json.dumps(record) + "\n", encoding="ascii")
+        print(f"{variant.key}: {counts['games']} games ({counts['white_wins']} white wins, "
+              f"{counts['draws']} draws, {counts['black_wins']} black wins), "
+              f"{counts['positions']} positions, {counts['cpu_seconds']} s of CPU -> {out}",
+              flush=True)
     return 0
 
 

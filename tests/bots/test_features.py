@@ -11,13 +11,19 @@ from bots.engine.features import (
     DRAW_SCALE,
     DRIVE,
     MAIN_ROAD_DRIVES,
+    NATIVE_HEADER,
+    NATIVE_MAX_BANDS,
+    NATIVE_SCALAR_SLOTS,
+    PHASES,
     SCALARS,
     FittedEvaluator,
+    default_model,
     fitted_evaluator,
     load_weights,
     native_params,
     native_params_len,
     space_for,
+    weights_from_model,
     weights_path,
 )
 from variants import Color, Position, Variant, get_variant
@@ -74,7 +80,7 @@ def test_features_are_seen_from_the_mover_and_mirror(key: str) -> None:
     # The start is symmetric: only the tempo term is left.
     assert space.features(variant.initial_position()) == {space.index["tempo"]: 1}
     rng = random.Random(key)
-    ev = FittedEvaluator(variant, [rng.randint(-500, 500) for _ in range(space.nfeatures)])
+    ev = FittedEvaluator(variant, [rng.randint(-500, 500) for _ in range(space.nweights)])
     for pos in _random_positions(variant, rng, 5)[::7]:
         assert space.features(pos) == space.features(_flip(variant, pos))
         assert ev.evaluate(pos) == ev.evaluate(_flip(variant, pos))
@@ -117,7 +123,7 @@ def test_committed_weights_load_and_know_who_is_winning(key: str) -> None:
     assert doc["king_value"] > 1.0  # a king is worth more than a man
     for lite in (False, True):
         weights = load_weights(variant, lite=lite)
-        assert weights is not None and len(weights) == space_for(variant).nfeatures
+        assert weights is not None and len(weights) == space_for(variant).nweights
         ev = fitted_evaluator(variant, lite=lite)
         assert ev is not None
         # A man about to crown unopposed, against a man on its own back row: equal
@@ -223,9 +229,12 @@ def test_compiled_evaluation_equals_the_python_reference(key: str) -> None:
     rng = random.Random(f"c-eval:{key}")
     positions = _random_positions(variant, rng, 30)
     assert len(positions) > 1500
+    # Every phase from the start to a few pieces is there.
+    assert {space.phase(p) for p in positions} >= set(range(4, space.start_pieces + 1))
     models = [native_params(variant)]  # the committed weights
-    weights = [rng.randint(-4000, 4000) for _ in range(space.nfeatures)]
-    models.append(native_params(variant, weights))  # every table non-zero
+    # Every table non-zero, the middle-game and ending sets different.
+    weights = [rng.randint(-4000, 4000) for _ in range(space.nweights)]
+    models.append(native_params(variant, weights))
     references = [FittedEvaluator(variant, load_weights(variant) or []),
                   FittedEvaluator(variant, weights)]
     for params, ref in zip(models, references, strict=True):
@@ -249,3 +258,56 @@ def test_malformed_native_params_are_refused() -> None:
     bad[23] = 0  # weight unit (header slot KD_H_UNIT)
     with pytest.raises(ValueError):
         native.Core(rules_spec(variant), bad, 1)
+    bad = list(params)
+    bad[29] = 1  # one weight set (header slot KD_H_PHASES) where the core blends two
+    with pytest.raises(ValueError):
+        native.Core(rules_spec(variant), bad, 1)
+
+
+def test_phase_blend_on_a_literal_position() -> None:
+    """A man worth 100 centi-men in the middle game and 300 in the ending: with 5 of 24
+    pieces left (English), (100 * 5 + 300 * 19) / 24 = 258.3 centi-men a man, truncated
+    (and so in the compiled core)."""
+    variant = get_variant("english")
+    space = space_for(variant)
+    model = {"middle": {"scalars": {"man": 100}}, "ending": {"scalars": {"man": 300}}}
+    weights = weights_from_model(space, model)
+    assert len(weights) == space.nweights == 2 * space.nfeatures
+    ev = FittedEvaluator(variant, weights)
+    pos = variant.parse_fen("W:W21,22,23:B5,6")  # White a man up, men only
+    assert space.phase(pos) == 5
+    assert ev.evaluate(pos) == 258
+    assert ev.evaluate(Position(pos.white_men, 0, pos.black_men, 0, Color.BLACK)) == -258
+    start = variant.initial_position()
+    one_down = Position(start.white_men, 0, start.black_men & (start.black_men - 1), 0,
+                        Color.WHITE)
+    assert ev.evaluate(one_down) == 108  # 23 pieces: (100 * 23 + 300 * 1) / 24 = 108.3
+    native = pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import rules_spec
+
+    core = native.Core(rules_spec(variant), native_params(variant, weights), 1)
+    for p in (pos, one_down):
+        assert core.evaluate(p.white_men, p.white_kings, p.black_men, p.black_kings,
+                             int(p.turn)) == ev.evaluate(p)
+
+
+def test_a_single_set_model_scores_as_before() -> None:
+    """An unphased model (the default model, older files) is used for both phases: the
+    blend gives back its own sum exactly."""
+    variant = get_variant("brazilian")
+    space = space_for(variant)
+    single = default_model(variant)
+    weights = weights_from_model(space, single)
+    assert weights[:space.nfeatures] == weights[space.nfeatures:]
+    phased = weights_from_model(space, {"middle": single, "ending": single})
+    assert phased == weights
+    with pytest.raises(ValueError):
+        weights_from_model(space, {"middle": single})
+
+
+def test_native_layout_constants_match_the_core() -> None:
+    native = pytest.importorskip("bots.native._kdcore")
+    assert native.EVAL_HEADER == NATIVE_HEADER
+    assert native.EVAL_SCALAR_SLOTS == NATIVE_SCALAR_SLOTS
+    assert native.EVAL_PHASES == len(PHASES)
+    assert native.EVAL_MAX_BANDS == NATIVE_MAX_BANDS

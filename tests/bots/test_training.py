@@ -1,0 +1,86 @@
+"""Training data in resumable chunks, and the phased fit on it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bots.engine.features import PHASES, FittedEvaluator, space_for, weights_from_model
+from bots.training import generate
+from variants import get_variant
+
+# Two chunks of a few seconds at a tiny node budget, English.
+CHUNKS = ["--ruleset", "english", "--nodes", "300", "--minutes", "0.02", "--chunks", "2",
+          "--seed", "7", "--max-plies", "60"]
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="ascii").splitlines())
+
+
+def test_chunks_are_recorded_and_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert generate.main(CHUNKS) == 0
+    data = tmp_path / ".training-data"
+    chunks = [data / "english-engine-7.txt", data / "english-engine-8.txt"]
+    for chunk in chunks:
+        record = json.loads(generate.record_path(chunk).read_text(encoding="ascii"))
+        assert record["command"] == "python -m bots.training.generate " + " ".join(CHUNKS)
+        assert record["nodes"] == 300 and record["games"] >= 1
+        assert record["positions"] == _lines(chunk) > 0
+        assert (record["white_wins"] + record["draws"] + record["black_wins"]
+                == record["games"])
+        for line in chunk.read_text(encoding="ascii").splitlines():
+            parts = line.split()
+            assert len(parts) == 7 and parts[5] in ("1.0", "0.5", "0.0")
+    first = chunks[0].read_text(encoding="ascii")
+    # Run again: finished chunks are skipped; an unfinished one (no record) starts afresh.
+    generate.record_path(chunks[1]).unlink()
+    chunks[1].write_text("garbage\n", encoding="ascii")
+    capsys.readouterr()
+    assert generate.main(CHUNKS) == 0
+    assert "english-engine-7.txt: done, skipped" in capsys.readouterr().out
+    assert chunks[0].read_text(encoding="ascii") == first
+    assert generate.record_path(chunks[1]).exists()
+    assert "garbage" not in chunks[1].read_text(encoding="ascii")
+
+
+def test_bad_chunk_arguments_are_refused(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        generate.main(["--ruleset", "english", "--chunks", "0"])
+    with pytest.raises(SystemExit):
+        generate.main(["--ruleset", "english", "--chunks", "2", "--out", "x.txt"])
+    assert not (tmp_path / ".training-data").exists()
+
+
+def test_the_fit_writes_a_phased_model(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("scipy")
+    from bots.training import fit
+
+    monkeypatch.chdir(tmp_path)
+    assert generate.main(["--ruleset", "english", "--nodes", "300", "--minutes", "0.1",
+                          "--seed", "3"]) == 0
+    data = tmp_path / ".training-data" / "english-engine.txt"
+    out = tmp_path / "eval.json"
+    assert fit.main(["--ruleset", "english", "--data", str(data), "--reg", "1e-3",
+                     "--out", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    variant = get_variant("english")
+    space = space_for(variant)
+    for name in ("full", "lite"):
+        model = doc[name]
+        assert set(PHASES) <= set(model)
+        weights = weights_from_model(space, model)
+        assert weights[:space.nfeatures] != weights[space.nfeatures:]  # two sets
+        mean_man = (model["middle"]["scalars"]["man"] + model["ending"]["scalars"]["man"]) / 2
+        assert mean_man == pytest.approx(100, abs=0.02)
+        FittedEvaluator(variant, weights)
+    assert not any(doc["lite"][p].get("patterns") for p in PHASES)
+    assert doc["data"]["quiet_positions"] > 0
+    assert "committed_before" in doc["fit"]["validation_cross_entropy"]
