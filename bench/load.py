@@ -435,12 +435,12 @@ async def player(url: str, origin: str, cookie: str, source: str | None, side: s
         first = json.loads(await ws.recv())
     async with ws:
         stats.connected += 1
-        await go.wait()
         beat = None
-        if pace.heartbeat:  # as the game page: a ping every heartbeat_ms (presence, gaps)
+        if pace.heartbeat:  # as the game page: a ping every heartbeat_ms from its opening
             every = float(first.get("d", {}).get("heartbeat_ms", 5000)) / 1000
             beat = asyncio.ensure_future(heartbeat(ws, every, rng.uniform(0, every), stats))
         try:
+            await go.wait()
             await play(ws, first, side, plies, pace, records, stats, rng)
         finally:
             if beat is not None:
@@ -533,7 +533,16 @@ def figures(moves: list[MoveRecord], wall: float, cpu: float) -> dict[str, Any]:
     opp = sorted(m.arrived - m.sent for m in moves if m.arrived is not None)
     lost = sum(1 for m in moves if m.confirmed is None or m.arrived is None)
     rate = len(confirmed) / wall if wall else 0.0
+    # The run in 10-second slices (by when a move was sent): where the latency comes from.
+    start = min((m.sent for m in moves), default=0.0)
+    slices: dict[int, list[float]] = {}
+    for m in moves:
+        if m.arrived is not None:
+            slices.setdefault(int((m.sent - start) // 10), []).append(m.arrived - m.sent)
+    timeline = [{"from_s": k * 10, "moves": len(v), "p50": round(pct(sorted(v), .5), 1),
+                 "p99": round(pct(sorted(v), .99), 1)} for k, v in sorted(slices.items())]
     return {
+        "timeline": timeline,
         "sent": len(moves), "confirmed": len(confirmed), "lost": lost,
         "healed_by_resync": sum(m.healed for m in moves), "wall_s": round(wall, 1),
         "moves_per_s": round(rate, 1), "server_cpu_s": round(cpu, 1),
@@ -554,6 +563,8 @@ def print_figures(f: dict[str, Any]) -> None:
         q = f[key]
         print(f"{what} ms: p50 {q['p50']:>8}  p95 {q['p95']:>8}  p99 {q['p99']:>8}  "
               f"max {q['max']:>8}")
+    print("to the opponent by 10 s slice (moves, p50/p99 ms): " + "  ".join(
+        f"{t['from_s']}s {t['moves']} {t['p50']:.0f}/{t['p99']:.0f}" for t in f["timeline"]))
     print(f"server CPU {f['server_cpu_s']} s ({f['server_cpu_share']} cores)  "
           f"moves/s per server CPU-second: {f['moves_per_cpu_s']}")
     print(f"lost (never confirmed, or never delivered to the opponent): {f['lost']}  "

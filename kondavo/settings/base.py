@@ -202,16 +202,17 @@ def postgres_pool_settings(options: dict[str, Any]) -> dict[str, Any]:
     if not 0 <= min_size <= max_size or max_size < 1:
         raise ImproperlyConfigured(
             f"need 0 <= DB_POOL_MIN_SIZE ({min_size}) <= DB_POOL_MAX_SIZE ({max_size}), max >= 1")
-    # Each connection is checked (psycopg_pool's check_connection, one empty round trip) as
-    # it leaves the pool, so after a PostgreSQL restart the dead ones are dropped and
-    # replaced and none reaches a request: Django passes that check when
-    # CONN_HEALTH_CHECKS is on (parse_database_url).
+    # A connection not handed out for a second is checked (one empty round trip) as it
+    # leaves the pool, so after a PostgreSQL restart the dead ones are dropped and replaced
+    # and none reaches a request; one just used is not (kondavo/dbpool.py: a busy Daphne
+    # paid a round trip per move). Django would pass psycopg_pool's check-every-time with
+    # CONN_HEALTH_CHECKS on, so that is off and dbpool.install gives the pool ours.
     options["pool"] = {
         "min_size": min_size,
         "max_size": max_size,
         "timeout": env_seconds("DB_POOL_TIMEOUT", 10.0),
     }
-    return {"CONN_MAX_AGE": 0}
+    return {"CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False}
 
 
 # --------------------------------------------------------------------------- redis
