@@ -120,7 +120,13 @@ def test_committed_weights_load_and_know_who_is_winning(key: str) -> None:
     assert doc["data"]["quiet_positions"] > 1000
     fit = doc["fit"]["validation_cross_entropy"]
     assert fit["full"] < fit["constant"] and fit["lite"] < fit["constant"]
-    assert doc["king_value"] > 1.0  # a king is worth more than a man
+    # A king is worth more than a man (in each phase's weights, with the king_men term:
+    # a king's value grows with the enemy men; here against a single one).
+    for prefix in ("", "ending_"):
+        value = doc.get(f"{prefix}king_value", doc["king_value"])
+        per_man = doc.get(f"{prefix}king_value_per_enemy_man",
+                          doc.get("king_value_per_enemy_man", 0.0))
+        assert value + per_man > 1.0
     for lite in (False, True):
         weights = load_weights(variant, lite=lite)
         assert weights is not None and len(weights) == space_for(variant).nweights
