@@ -73,10 +73,10 @@ from kondavo.games.discipline import guard_daphne, lazy_autobahn_debug  # noqa: 
 guard_daphne()
 lazy_autobahn_debug()
 
-# Last, with everything loaded: the garbage collector tuned for a heap of many live sockets
-# (KONDAVO_GC_THRESHOLDS in the settings).
+# Last, with everything loaded: the garbage collector's thresholds for a heap of many live
+# sockets (KONDAVO_GC_THRESHOLDS in the settings). Not ``gc.freeze()`` as well: with the
+# start-up heap frozen, a Redis restart left the bus's connections unusable for a minute.
 if settings.KONDAVO_GC_THRESHOLDS:
     import gc
 
-    gc.freeze()  # the modules, settings and URL tables loaded so far are never collected
     gc.set_threshold(*settings.KONDAVO_GC_THRESHOLDS)

@@ -85,40 +85,10 @@ def options_timeout() -> float:
     return float(connection_options()["socket_connect_timeout"])
 
 
-def test_the_database_pool_checks_connections_not_just_used(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from kondavo import dbpool
-
+def test_the_database_pool_checks_each_connection(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DB_POOL", raising=False)
     database = parse_database_url("postgres://u:p@db:5432/kondavo")
-    # Ours instead of the check-every-time Django passes with CONN_HEALTH_CHECKS on.
-    assert database["CONN_HEALTH_CHECKS"] is False
+    # Django hands psycopg_pool its check_connection when CONN_HEALTH_CHECKS is on.
+    assert database["CONN_HEALTH_CHECKS"] is True
     assert database["OPTIONS"]["pool"]["timeout"] <= 10
-    assert "check" not in database["OPTIONS"]["pool"]  # given by dbpool.install
-
-    class Conn:  # what psycopg_pool's check_connection does with a connection
-        def __init__(self, alive: bool) -> None:
-            self.alive, self.round_trips = alive, 0
-
-        def execute(self, sql: str) -> None:
-            self.round_trips += 1
-            if not self.alive:
-                raise OSError("server closed the connection unexpectedly")
-
-    clock = [100.0]
-    monkeypatch.setattr(dbpool.time, "monotonic", lambda: clock[0])
-    monkeypatch.setattr("psycopg_pool.ConnectionPool.check_connection",
-                        staticmethod(lambda conn: conn.execute("")))
-    good = Conn(alive=True)
-    dbpool.check_unless_fresh(good)  # never handed out: checked
-    clock[0] += 0.5
-    dbpool.check_unless_fresh(good)  # in use half a second ago: not checked
-    assert good.round_trips == 1
-    clock[0] += dbpool.FRESH_SECONDS + 0.1
-    dbpool.check_unless_fresh(good)  # idle for longer: checked again
-    assert good.round_trips == 2
-    dead = Conn(alive=False)  # a restart: the pool drops it and makes another
-    with pytest.raises(OSError):
-        dbpool.check_unless_fresh(dead)
-    with pytest.raises(OSError):  # a failed check is not "fresh" the next time
-        dbpool.check_unless_fresh(dead)
+    assert "check" not in database["OPTIONS"]["pool"]  # Django passes it itself

@@ -202,17 +202,17 @@ def postgres_pool_settings(options: dict[str, Any]) -> dict[str, Any]:
     if not 0 <= min_size <= max_size or max_size < 1:
         raise ImproperlyConfigured(
             f"need 0 <= DB_POOL_MIN_SIZE ({min_size}) <= DB_POOL_MAX_SIZE ({max_size}), max >= 1")
-    # A connection not handed out for a second is checked (one empty round trip) as it
-    # leaves the pool, so after a PostgreSQL restart the dead ones are dropped and replaced
-    # and none reaches a request; one just used is not (kondavo/dbpool.py: a busy Daphne
-    # paid a round trip per move). Django would pass psycopg_pool's check-every-time with
-    # CONN_HEALTH_CHECKS on, so that is off and dbpool.install gives the pool ours.
+    # Each connection is checked (psycopg_pool's check_connection, one empty round trip) as
+    # it leaves the pool, so after a PostgreSQL restart the dead ones are dropped and
+    # replaced and none reaches a request: Django passes that check when
+    # CONN_HEALTH_CHECKS is on (parse_database_url). Checking only connections idle for a
+    # second was tried (a round trip per move saved): a restart then lost a probe move.
     options["pool"] = {
         "min_size": min_size,
         "max_size": max_size,
         "timeout": env_seconds("DB_POOL_TIMEOUT", 10.0),
     }
-    return {"CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False}
+    return {"CONN_MAX_AGE": 0}
 
 
 # --------------------------------------------------------------------------- redis
@@ -647,9 +647,9 @@ KONDAVO_PRESENCE_TTL_SECONDS = env_seconds("KONDAVO_PRESENCE_TTL_SECONDS", 12.0)
 # Presence changes go out coalesced: at most one ``presence`` frame per game per this many
 # seconds from each process (the latest wins), so a crowd joining costs about one frame a second.
 KONDAVO_PRESENCE_PUBLISH_SECONDS = env_seconds("KONDAVO_PRESENCE_PUBLISH_SECONDS", 1.0)
-# The web process's garbage collector (kondavo/asgi.py): what the server loaded at start is
-# frozen out of collections, and a collection runs after THRESHOLDS[0] new objects (Python's
-# default is 700) with the older generations every 20 and 10 of those. With 2,000 sockets
+# The web process's garbage collector (kondavo/asgi.py): a collection runs after
+# THRESHOLDS[0] new objects (Python's default is 700), the older generations every 20 and 10
+# of those. With 2,000 sockets
 # per process the defaults ran a full collection every few seconds, each stopping the event
 # loop for up to half a second (bench/results/live.md). "off": Python's defaults.
 KONDAVO_GC_THRESHOLDS = (None if env_str("KONDAVO_GC_THRESHOLDS").lower() == "off" else

@@ -32,7 +32,6 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # DB_POOL=true get the production pool.
     if not env_bool("DB_POOL", False):
         DATABASES["default"]["OPTIONS"].pop("pool", None)
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # off only for the pool's own
 
 # The rate-limit cache in its own Redis database (3; Celery tests use 1) so that tests can
 # clear it between tests without touching anything else. Daphne children that tests

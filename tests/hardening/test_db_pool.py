@@ -71,28 +71,3 @@ def test_a_burst_of_250_requests_waits_for_the_pool_without_errors(
     assert "too many clients" not in log and "Traceback" not in log, log[-3000:]
     print(f"250 concurrent GETs: {dict(statuses)} in {seconds:.2f} s, "
           f"peak connections {watch.peak} (before {before}, pool {POOL})")
-
-
-def test_the_pool_checks_only_connections_not_just_used(postgres: None) -> None:
-    """The games app gives Django's pool kondavo.dbpool's check (a round trip only for a
-    connection not handed out for a second), and a pool built from the production
-    settings gets it."""
-    from django.db import connections
-    from psycopg_pool import ConnectionPool
-
-    from kondavo import dbpool
-
-    settings_dict = dict(connections["default"].settings_dict)
-    settings_dict.update(parse_database_url(os.environ["DATABASE_URL"]))
-    wrapper = type(connections["default"])(settings_dict, alias="pooled-check")
-    connections.settings["pooled-check"] = settings_dict
-    try:
-        dbpool.install()
-        pool = wrapper.pool
-        assert isinstance(pool, ConnectionPool)
-        dbpool.install()
-        assert connections["pooled-check"].pool is pool
-        assert pool._check is dbpool.check_unless_fresh
-    finally:
-        wrapper.close_pool()
-        del connections.settings["pooled-check"]
