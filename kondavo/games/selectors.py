@@ -7,7 +7,6 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connections, router
 from django.db.models import Q, QuerySet
 
 from kondavo.accounts.models import Player
@@ -35,54 +34,21 @@ def game_get(*, game_id: str) -> Game | None:
     return Game.objects.select_related("white", "black").filter(pk=str(game_id)[:12]).first()
 
 
-_version_sql: dict[str, str] = {}
-
-
-def game_version_status(*, game_id: str) -> tuple[int, str] | None:
-    """The game's version and status (one indexed read of two columns), or None.
-
-    Every socket's heartbeat (every 5 s) asks this, so it is one statement built once per
-    connection from the model's metadata rather than a queryset built each time: the ORM's
-    ``filter().values_list().first()`` took 3.3 times the process's CPU (0.42 against
-    0.13 ms a call; ``bench/write_path.py`` prints both)."""
-    connection = connections[router.db_for_read(Game)]
-    sql = _version_sql.get(connection.alias)
-    if sql is None:
-        qn, meta = connection.ops.quote_name, Game._meta
-        sql = _version_sql[connection.alias] = (
-            f"SELECT {qn(meta.get_field('version').column)}, "
-            f"{qn(meta.get_field('status').column)} FROM {qn(meta.db_table)} "
-            f"WHERE {qn(meta.pk.column)} = %s")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [str(game_id)[:12]])
-        row = cursor.fetchone()
-    return None if row is None else (int(row[0]), str(row[1]))
-
-
-_versions_sql: dict[str, str] = {}
-_VERSIONS_CHUNK = 500  # ids per statement (SQLite's variable limit is far above it)
+_VERSIONS_CHUNK = 500  # ids per statement
 
 
 def games_version_status(*, game_ids: list[str]) -> dict[str, tuple[int, str]]:
     """Version and status of several games in one indexed read (per 500 ids): the
     heartbeats of every socket of a process that pinged within a fraction of a second are
-    answered together (``kondavo.games.heartbeats``). Unknown ids are left out."""
-    connection = connections[router.db_for_read(Game)]
-    head = _versions_sql.get(connection.alias)
-    if head is None:
-        qn, meta = connection.ops.quote_name, Game._meta
-        head = _versions_sql[connection.alias] = (
-            f"SELECT {qn(meta.pk.column)}, {qn(meta.get_field('version').column)}, "
-            f"{qn(meta.get_field('status').column)} FROM {qn(meta.db_table)} "
-            f"WHERE {qn(meta.pk.column)} IN ")
+    answered together (``kondavo.games.heartbeats``), so the ORM's cost per statement is
+    shared by all of them. Unknown ids are left out."""
     ids = sorted({str(game_id)[:12] for game_id in game_ids})
     found: dict[str, tuple[int, str]] = {}
-    with connection.cursor() as cursor:
-        for start in range(0, len(ids), _VERSIONS_CHUNK):
-            chunk = ids[start:start + _VERSIONS_CHUNK]
-            cursor.execute(head + "(" + ", ".join(["%s"] * len(chunk)) + ")", chunk)
-            for pk, version, status in cursor.fetchall():
-                found[str(pk)] = (int(version), str(status))
+    for start in range(0, len(ids), _VERSIONS_CHUNK):
+        rows = Game.objects.filter(pk__in=ids[start:start + _VERSIONS_CHUNK]).values_list(
+            "pk", "version", "status")
+        for pk, version, status in rows:
+            found[str(pk)] = (int(version), str(status))
     return found
 
 
