@@ -6,6 +6,7 @@ top-level module (``from socket_helpers import frame_of``), as the helpers of ea
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -71,3 +72,17 @@ async def frame_of(comm: Any, t: str, timeout: float = TIMEOUT) -> dict[str, Any
         frame: dict[str, Any] = await comm.receive_json_from(timeout=timeout)
         if frame["t"] == t:
             return frame
+
+
+def counting_db_call(calls: list[str]) -> Callable[..., Callable[..., Awaitable[Any]]]:
+    """A stand-in for ``kondavo.games.consumers.db_call`` that records the name of each
+    function the consumers send to a worker thread, then runs it as the real one does."""
+    from kondavo.games import consumers
+
+    real = consumers.db_call
+
+    def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        calls.append(getattr(fn, "__name__", repr(fn)))
+        return real(fn)
+
+    return db_call

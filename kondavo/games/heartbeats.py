@@ -16,7 +16,6 @@ database). One batcher per event loop, as the hub.
 from __future__ import annotations
 
 import asyncio
-import logging
 import weakref
 from typing import Any
 
@@ -25,8 +24,6 @@ from django.conf import settings
 from kondavo.games import services
 from kondavo.games.models import Game
 from kondavo.games.services.presence import Beat
-
-log = logging.getLogger(__name__)
 
 Answer = tuple[int, dict[str, Any], Game] | None
 MAX_BATCH = 2000  # beats per worker-thread call (more wait for the next one)
@@ -43,8 +40,6 @@ class Heartbeats:
         self._call = call  # runs a sync function off the loop (the consumers' ``db_call``)
         self._pending: list[tuple[Beat, asyncio.Future[Answer]]] = []
         self._task: asyncio.Task[None] | None = None
-        self.batches = 0
-        self.beats = 0
 
     async def beat(self, game_id: str, member: str, seen: Game | None) -> Answer:
         """This socket's heartbeat: the game's version, the presence after the refresh and
@@ -68,8 +63,6 @@ class Heartbeats:
                     if not future.done():
                         future.set_exception(exc)
                 continue
-            self.batches += 1
-            self.beats += len(batch)
             for (_, future), answer in zip(batch, answers, strict=True):
                 if not future.done():
                     future.set_result(answer)

@@ -649,9 +649,9 @@ KONDAVO_PRESENCE_TTL_SECONDS = env_seconds("KONDAVO_PRESENCE_TTL_SECONDS", 12.0)
 KONDAVO_PRESENCE_PUBLISH_SECONDS = env_seconds("KONDAVO_PRESENCE_PUBLISH_SECONDS", 1.0)
 # The web process's garbage collector (kondavo/asgi.py): a collection runs after
 # THRESHOLDS[0] new objects (Python's default is 700), the older generations every 20 and 10
-# of those. With 2,000 sockets
-# per process the defaults ran a full collection every few seconds, each stopping the event
-# loop for up to half a second (bench/results/live.md). "off": Python's defaults.
+# of those. With 2,000 sockets per process the defaults ran a full collection every few
+# seconds, each stopping the event loop for up to half a second (bench/results/live.md).
+# "off": Python's defaults.
 KONDAVO_GC_THRESHOLDS = (None if env_str("KONDAVO_GC_THRESHOLDS").lower() == "off" else
                          tuple(int(x) for x in env_list("KONDAVO_GC_THRESHOLDS",
                                                         ["50000", "20", "10"])))

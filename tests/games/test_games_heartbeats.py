@@ -5,11 +5,11 @@ reports an event the socket missed."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from socket_helpers import counting_db_call, open_socket
 
 from kondavo.games import consumers, events
 from kondavo.games.services import game_create, game_heartbeats, game_play_move
@@ -20,8 +20,6 @@ TIMEOUT = 5
 
 
 async def _open(path: str, player: Any | None) -> Any:
-    from socket_helpers import open_socket
-
     comm = await open_socket(path, player)
     frame = await comm.receive_json_from(timeout=TIMEOUT)
     assert frame["t"] == "state"
@@ -47,16 +45,6 @@ async def game(guest_factory: Any) -> tuple[Any, Any, Any]:
     return await database_sync_to_async(make)()
 
 
-def counting(calls: list[str]) -> Callable[..., Callable[..., Awaitable[Any]]]:
-    real = consumers.db_call
-
-    def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-        calls.append(getattr(fn, "__name__", repr(fn)))
-        return real(fn)
-
-    return db_call
-
-
 async def test_pings_within_the_window_are_answered_by_one_thread_call(
         game: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.KONDAVO_HEARTBEAT_BATCH_SECONDS = 0.3
@@ -65,7 +53,7 @@ async def test_pings_within_the_window_are_answered_by_one_thread_call(
     sockets = [await _open(path, white), await _open(path, black), await _open(path, None),
                await _open(path, None)]
     calls: list[str] = []
-    monkeypatch.setattr(consumers, "db_call", counting(calls))
+    monkeypatch.setattr(consumers, "db_call", counting_db_call(calls))
     for comm in sockets:
         await comm.send_json_to({"t": "ping"})
     pongs = [await _next(comm, "pong") for comm in sockets]

@@ -21,12 +21,12 @@ from kondavo.games.services import (
     game_create_vs_computer,
     game_decline_draw,
     game_flag_if_expired,
+    game_heartbeats,
     game_join,
     game_offer_draw,
     game_open_for_viewer,
     game_play_move,
     game_presence_close,
-    game_presence_heartbeat,
     game_presence_open,
     game_rematch,
     game_resign,
@@ -50,6 +50,13 @@ FULL_GAMES = [
     ("turkish", "W:Wb3,f5:Bf7,c3", ["b3xd3", "f7-f6", "f5xf7"], "white", "no_pieces"),
 ]
 
+
+
+def _beat(*, game: Game, member: str) -> dict[str, Any]:
+    """One socket's heartbeat through the batch service the sockets use: its presence."""
+    answer = game_heartbeats([(game.id, member, game)])[0]
+    assert answer is not None
+    return answer[1]
 
 def snapshot(game_id: str) -> dict[str, Any]:
     return model_to_dict(Game.objects.get(pk=game_id))
@@ -497,15 +504,15 @@ def test_presence_expires_without_a_close(pair: Any, fake_clock: Any, settings: 
     assert seen["claim_at"] == {"white": None, "black": None}
     fake_clock.advance(seconds=5)
     game = Game.objects.select_related("white", "black").get(pk=game.id)
-    game_presence_heartbeat(game=game, member=b)
+    _beat(game=game, member=b)
     last_black = fake_clock.current.timestamp()
     with pytest.raises(GameError) as err:
         game_claim_victory(game_id=game.id, player=white)
     assert err.value.code == "not_allowed"
     fake_clock.advance(seconds=11)  # black's socket dies silently: no close, no heartbeat
-    assert game_presence_heartbeat(game=game, member=w)["black"] is True
+    assert _beat(game=game, member=w)["black"] is True
     fake_clock.advance(seconds=2)
-    seen = game_presence_heartbeat(game=game, member=w)
+    seen = _beat(game=game, member=w)
     expired = int((last_black + 12) * 1000)
     assert seen["black"] is False and seen["left_at"]["black"] == expired
     assert seen["claim_at"]["black"] == expired + 60_000
@@ -574,7 +581,7 @@ def test_lost_presence_data_never_makes_a_player_claimable_at_once(
     with pytest.raises(GameError):
         game_claim_victory(game_id=game.id, player=white)
     game = Game.objects.select_related("white", "black").get(pk=game.id)
-    assert game_presence_heartbeat(game=game, member=b)["black"] is True
+    assert _beat(game=game, member=b)["black"] is True
 
 
 def test_never_connected_opponent_counts_from_the_start(pair: Any, fake_clock: Any,

@@ -5,7 +5,6 @@ its own for every handshake."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
+from socket_helpers import counting_db_call
 
 from kondavo.accounts.middleware import LazyUserMiddleware, SessionUserMiddlewareStack
 from kondavo.accounts.services import player_for_user
@@ -25,16 +25,6 @@ from kondavo.games.services import game_create
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
 TIMEOUT = 5
-
-
-def counting_db_call(calls: list[str]) -> Callable[..., Callable[..., Awaitable[Any]]]:
-    real = consumers.db_call
-
-    def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-        calls.append(getattr(fn, "__name__", repr(fn)))
-        return real(fn)
-
-    return db_call
 
 
 async def test_a_spectator_socket_costs_one_thread_call_to_open_and_one_to_close(

@@ -67,7 +67,6 @@ from kondavo.games.services.moves import game_play_move
 from kondavo.games.services.presence import (
     game_heartbeats,
     game_presence_close,
-    game_presence_heartbeat,
     game_presence_open,
     presence_member,
 )
@@ -84,8 +83,7 @@ __all__ = [
     "game_claim_victory", "game_create", "game_create_friend", "game_create_vs_computer",
     "game_decline_draw", "game_flag_if_expired", "game_heartbeats", "game_join",
     "game_offer_draw", "game_open_for_viewer", "game_play_move", "game_presence_close",
-    "game_presence_heartbeat", "game_presence_open", "game_ratings_published", "game_rematch",
-    "game_resign",
+    "game_presence_open", "game_ratings_published", "game_rematch", "game_resign",
     "game_takeback", "game_takeback_accept", "game_takeback_decline", "game_takeback_offer",
     "presence_member",
     "player_block", "player_unblock", "seek_accept", "seek_cancel", "seek_cancel_all",

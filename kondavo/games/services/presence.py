@@ -43,14 +43,6 @@ def game_presence_open(*, game: Game, member: str, now: datetime | None = None,
     return payload
 
 
-def game_presence_heartbeat(*, game: Game, member: str,
-                            now: datetime | None = None) -> dict[str, Any]:
-    """A socket pinged: counted present for another ``ttl`` seconds. Returns the presence
-    (the caller tells its own socket about changes others have not announced: a socket
-    that died without closing is noticed here, by the others' heartbeats)."""
-    return wire.presence_payload(game, _refresh(game, member, clock.resolve(now)))
-
-
 Beat = tuple[str, str, Game | None]  # (game id, member, the game as the socket last read it)
 
 
