@@ -71,3 +71,63 @@ def test_a_burst_of_250_requests_waits_for_the_pool_without_errors(
     assert "too many clients" not in log and "Traceback" not in log, log[-3000:]
     print(f"250 concurrent GETs: {dict(statuses)} in {seconds:.2f} s, "
           f"peak connections {watch.peak} (before {before}, pool {POOL})")
+
+
+def test_the_pool_hands_out_a_quiet_connection_without_a_round_trip_and_replaces_a_dead_one(
+        postgres: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kondavo.dbpool's check on real PostgreSQL: a connection in recent use whose socket is
+    quiet costs no round trip; one whose server end went away (as in a restart) is noticed
+    from its socket, fails psycopg_pool's round trip and is replaced, so the query after it
+    works; a connection not handed out for ``QUIET_SECONDS`` gets the round trip."""
+    import time
+
+    import psycopg
+    from django.db import connections
+    from psycopg_pool import ConnectionPool
+
+    from kondavo import dbpool
+
+    settings_dict = dict(connections["default"].settings_dict)
+    settings_dict.update(parse_database_url(os.environ["DATABASE_URL"]))
+    settings_dict["OPTIONS"]["pool"] = {"min_size": 1, "max_size": 1, "timeout": 10.0}
+    connections.settings["pooled-check"] = settings_dict
+    wrapper = connections["pooled-check"]
+    round_trips: list[int] = []
+    real_check = ConnectionPool.check_connection
+
+    def counting_check(conn: Any) -> None:
+        round_trips.append(conn.info.backend_pid)
+        real_check(conn)
+
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(counting_check))
+    try:
+        dbpool.install()
+        pool = wrapper.pool
+        assert isinstance(pool, ConnectionPool) and pool._check is dbpool.check_quiet_socket
+        pool.open(wait=True)
+
+        def use() -> int:
+            with pool.connection() as conn:
+                return conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+
+        first = use()  # never handed out before: checked
+        assert round_trips == [first]
+        for _ in range(5):  # in recent use, socket quiet: no round trip
+            assert use() == first
+        assert round_trips == [first]
+
+        with psycopg.connect(**wrapper.get_connection_params(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", [first])
+        time.sleep(0.5)  # the server's FATAL message and end of file reach the socket
+        second = use()  # the dead one failed its round trip and was replaced
+        assert second != first
+        assert round_trips[:2] == [first, first], round_trips
+
+        count = len(round_trips)
+        monkeypatch.setattr(dbpool.time, "monotonic",
+                            lambda: time.monotonic_ns() / 1e9 + dbpool.QUIET_SECONDS + 1)
+        assert use() == second  # unused for longer than QUIET_SECONDS: checked again
+        assert round_trips[count:] == [second]
+    finally:
+        wrapper.close_pool()
+        del connections.settings["pooled-check"]
