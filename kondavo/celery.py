@@ -8,8 +8,9 @@ Without REDIS_URL the settings make every task run eagerly in-process instead.
 A worker that consumes an engine queue (``analysis``, ``bots``, ``bots-fast``) makes sure the
 endgame tables are in the cache directory when it starts (``worker_ready``): a thread solves
 those that are missing (the Docker image has them built in, so there it only checks), and
-the worker's engines pick them up from the directory (``bots.engine.tables.refresh``). Web
-processes never solve them.
+the worker's engines pick them up from the directory (``bots.engine.tables.refresh``). The
+thread runs at the lowest CPU priority, and workers starting together solve each table once.
+Web processes never solve them.
 """
 
 import os
@@ -42,8 +43,20 @@ def solve_missing_tables(sender: Any = None, **_kwargs: Any) -> threading.Thread
     directory, in a thread, so the worker consumes at once."""
     if not worker_queues(sender) & ENGINE_QUEUES:
         return None
-    from bots.engine import tables
-
-    thread = threading.Thread(target=tables.solve_all, name="tables", daemon=True)
+    thread = threading.Thread(target=_solve_tables, name="tables", daemon=True)
     thread.start()
     return thread
+
+
+def _solve_tables() -> None:
+    """The tables thread: at the lowest CPU priority (on Linux a thread has its own nice
+    value), so solving tables never slows the worker's bot moves or the web processes on
+    the same machine; the workers starting together solve each table once
+    (``bots.engine.tables.load_or_solve``)."""
+    from bots.engine import tables
+
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):
+        pass
+    tables.solve_all()

@@ -49,6 +49,7 @@ e.g. Turkish) get no tables: the tables know only the rules the core knows.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import logging
 import mmap
@@ -57,7 +58,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -206,19 +207,48 @@ def solve(engine: NativeEngine, pieces: int) -> bytes:
     return data
 
 
+@contextlib.contextmanager
+def _solving(path: Path) -> Iterator[None]:
+    """Held while this process solves the tables of ``path``: an exclusive lock on a file
+    beside it, so that several workers starting together (each solves what is missing)
+    solve each table once; the others wait, then read the file. The lock goes with its
+    process if that dies. Without a writable directory there is no lock (nor a file)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_name(f"{path.name}.lock"), "a+b")  # noqa: SIM115
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
 def load_or_solve(engine: NativeEngine, pieces: int) -> bytes | memoryview:
     """The tables from the cache, or solved and cached (then mapped from the file, so the
-    solved bytes are not kept in this process's memory)."""
+    solved bytes are not kept in this process's memory). A table another process is
+    solving is waited for (``_solving``), not solved twice."""
     path = cache_path(engine, pieces)
     size = int(engine.core.tables_size(pieces))
     data = _read(path, size)
-    if data is None:
+    if data is not None:
+        return data
+    with _solving(path):
+        data = _read(path, size)  # solved by another process while this one waited
+        if data is not None:
+            return data
         solved = solve(engine, pieces)
         if _write(path, solved):
             data = _read(path, size)
-        if data is None:
-            return solved
-    return data
+    return solved if data is None else data
 
 
 def _cached(engine: NativeEngine, most: int) -> tuple[int, memoryview | None]:

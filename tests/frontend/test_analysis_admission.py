@@ -354,11 +354,55 @@ def test_a_worker_solves_missing_tables_when_it_starts(empty_tables: Path,
             self.task_consumer = type("TC", (), {"queues": [Queue(n) for n in names]})()
 
     monkeypatch.setattr(tables, "variant_keys", lambda: ["brazilian", "turkish"])
+    niceness: list[int] = []
+    real_solve = tables.solve
+
+    def solve(engine: Any, pieces: int) -> bytes:
+        import os
+
+        niceness.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real_solve(engine, pieces)
+
+    monkeypatch.setattr(tables, "solve", solve)
     assert solve_missing_tables(Consumer("celery")) is None  # housekeeping: not its job
     thread = solve_missing_tables(Consumer("analysis"))
     assert thread is not None
     thread.join(120)
-    assert [p.name.split("-")[0] for p in empty_tables.iterdir()] == ["brazilian"]
+    assert sorted(p.name.split("-")[0] for p in empty_tables.glob("*.kdtb")) == ["brazilian"]
+    assert niceness == [19]  # the worker's bot moves come first
+
+
+def test_processes_solving_the_same_tables_together_solve_them_once(
+        empty_tables: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers starting together each solve what is missing: the first takes the table's
+    lock file and solves, the others wait for it and read the file it wrote."""
+    from bots.engine.native import NativeEngine
+
+    solved: list[int] = []
+    real_solve = tables.solve
+
+    def slow_solve(engine: Any, pieces: int) -> bytes:
+        solved.append(pieces)
+        time.sleep(0.5)  # long enough for the others to reach the lock
+        return real_solve(engine, pieces)
+
+    monkeypatch.setattr(tables, "solve", slow_solve)
+    engines = [NativeEngine(_fresh_variant(), tt_mb=1) for _ in range(3)]
+    results: list[Any] = [None] * 3
+
+    def load(i: int) -> None:
+        results[i] = tables.load_or_solve(engines[i], 3)
+
+    threads = [threading.Thread(target=load, args=(i,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert solved == [3]
+    size = int(engines[0].core.tables_size(3))
+    assert all(r is not None and len(r) == size for r in results)
+    assert bytes(results[0]) == bytes(results[1]) == bytes(results[2])
+    assert len(list(empty_tables.glob("brazilian-3p-*.kdtb"))) == 1
 
 
 # --------------------------------------------------------------------------- the worker path
