@@ -195,13 +195,14 @@ def record_offence(*, player: Player, game: Game, kind: str,
 
 
 def on_game_finished(*, game: Game, frames: Iterable[tuple[str, Any]] = ()) -> None:
-    """In the transaction that ended ``game``: offences and the engine-use signal."""
-    white, black = game.white, game.black
-    if white is None or black is None:
+    """In the transaction that ended ``game``: offences and the engine-use signal. The
+    players' rows are read only for an offence (most games end without one)."""
+    if game.white_id is None or game.black_id is None:
         return
-    if not white.is_bot and not black.is_bot:
-        found = _offender(game, frames)
-        if found is not None:
+    found = _offender(game, frames)
+    if found is not None:
+        white, black = game.white, game.black
+        if not white.is_bot and not black.is_bot:
             side, kind = found
             record_offence(player=white if side == "white" else black, game=game, kind=kind,
                            now=game.finished)

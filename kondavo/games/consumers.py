@@ -629,12 +629,21 @@ class GameConsumer(_ProtocolConsumer):
             await self.send_json(frame)
 
     async def game_presence(self, message: dict[str, Any]) -> None:
-        """A presence change (sent only if it changes what this socket last showed)."""
-        key = _presence_key(message["presence"])
+        """A presence change (sent only if it changes what this socket last showed). The
+        hub hands every socket of the game the same message: its key and its encoded frame
+        (one per socket version, mostly one) are made once and kept in it."""
+        key = message.get("_key")
+        if key is None:
+            key = message["_key"] = _presence_key(message["presence"])
         if key == self.presence_sent:
             return
         self.presence_sent = key
-        await self.send_frame("presence", message["presence"])
+        texts = message.setdefault("_texts", {})
+        text = texts.get(self.version)
+        if text is None:
+            text = texts[self.version] = wire.encode_frame(
+                wire.frame("presence", message["presence"], v=self.version))
+        await self.send(text_data=text)
 
 
 class LobbyConsumer(_ProtocolConsumer):
@@ -663,7 +672,7 @@ class LobbyConsumer(_ProtocolConsumer):
         def snapshot() -> tuple[int, list[dict[str, Any]]]:
             if self.player is not None:
                 lobby.lobby_socket_seen(player=self.player, socket_id=self.channel_name)
-            return selectors.lobby_version(), wire.lobby_seeks(selectors.seeks_open())
+            return lobby.lobby_snapshot()
 
         version, seeks = await database_sync_to_async(snapshot)()
         await self.lobby_seeks({"version": version, "seeks": seeks})
@@ -722,6 +731,7 @@ class LobbyConsumer(_ProtocolConsumer):
         if version < self.version:
             return
         self.version = version
+        lobby.remember_snapshot(version, message["seeks"])
         player_id = self.player.pk if self.player is not None else None
         await self.send_frame("seeks", wire.seeks_payload(message["seeks"], player_id))
 

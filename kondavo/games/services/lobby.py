@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -17,7 +18,7 @@ from kondavo.games import clock, events, hooks, wire
 from kondavo.games.errors import GameError
 from kondavo.games.models import Game, LobbyState, Seek
 from kondavo.games.moderation import require_not_banned, require_offered
-from kondavo.games.selectors import seek_expiry_cutoff, seeks_open
+from kondavo.games.selectors import lobby_version, seek_expiry_cutoff, seeks_open
 from kondavo.games.services.creation import game_create, variant_of
 from kondavo.games.timecontrols import get_time_control
 
@@ -31,7 +32,36 @@ def _lobby_bump() -> int:
 
 
 def _publish_lobby(version: int) -> None:
-    events.publish_lobby(version, wire.lobby_seeks(seeks_open()))
+    seeks = wire.lobby_seeks(seeks_open())
+    remember_snapshot(version, seeks)
+    events.publish_lobby(version, seeks)
+
+
+# The lobby as this process last read or heard it: (version, when, the seeks on the wire).
+# A crowd opening lobby sockets then costs one read of the version each, not the seeks with
+# their players and ratings each (bench/results/live.md, "Fifth round").
+SNAPSHOT_SECONDS = 1.0
+_snapshot: tuple[int, float, list[dict[str, Any]]] | None = None
+
+
+def remember_snapshot(version: int, seeks: list[dict[str, Any]]) -> None:
+    """The lobby at ``version`` (read here, or published by any process)."""
+    global _snapshot
+    _snapshot = (version, time.monotonic(), seeks)  # one assignment: no lock needed
+
+
+def lobby_snapshot() -> tuple[int, list[dict[str, Any]]]:
+    """The lobby's version and open seeks (``wire.lobby_seeks``) for a socket opening: the
+    seeks this process read or heard at the current version within ``SNAPSHOT_SECONDS``
+    (seeks also expire with time, hence the bound), else read now."""
+    version = lobby_version()
+    cached = _snapshot
+    if (cached is not None and cached[0] == version
+            and time.monotonic() - cached[1] < SNAPSHOT_SECONDS):
+        return version, cached[2]
+    seeks = wire.lobby_seeks(seeks_open())
+    remember_snapshot(version, seeks)
+    return version, seeks
 
 
 SEEK_COLORS = ("white", "black", "random")
