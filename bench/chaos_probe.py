@@ -285,8 +285,12 @@ class Probe:
 
     def recovery(self, since: float) -> tuple[float | None, float | None]:
         """Seconds from ``since`` (perf_counter) until the first probe game, and until every
-        probe game, saw a move sent after ``since`` arrive (None: never)."""
-        sent_after = {(m.game, m.ply) for m in self.all_moves if m.sent >= since}
+        probe game, saw a move sent after ``since`` arrive (None: never). Only games already
+        under way at ``since`` count: a probe game that starts later (its predecessor
+        ended) has nothing to recover, and its first move comes after a game's start."""
+        under_way = {m.game for m in self.all_moves if m.sent < since}
+        sent_after = {(m.game, m.ply) for m in self.all_moves
+                      if m.sent >= since and m.game in under_way}
         firsts: dict[str, float] = {}
         for m in self.all_moves:
             if (m.game, m.ply) in sent_after and m.arrived is not None:

@@ -88,8 +88,7 @@ def options_timeout() -> float:
 def test_the_database_pool_checks_each_connection(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DB_POOL", raising=False)
     database = parse_database_url("postgres://u:p@db:5432/kondavo")
-    # Django hands psycopg_pool its check_connection when CONN_HEALTH_CHECKS is on (the
-    # games app then swaps in kondavo.dbpool's: tests/hardening/test_db_pool.py).
+    # Django hands psycopg_pool its check_connection when CONN_HEALTH_CHECKS is on.
     assert database["CONN_HEALTH_CHECKS"] is True
     assert database["OPTIONS"]["pool"]["timeout"] <= 10
     assert "check" not in database["OPTIONS"]["pool"]  # Django passes it itself

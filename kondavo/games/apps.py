@@ -6,8 +6,3 @@ class GamesConfig(AppConfig):
     name = "kondavo.games"
     label = "games"
     verbose_name = "Games"
-
-    def ready(self) -> None:
-        from kondavo import dbpool
-
-        dbpool.install()  # the live core takes a pooled connection per move: see dbpool

@@ -202,11 +202,11 @@ def postgres_pool_settings(options: dict[str, Any]) -> dict[str, Any]:
     if not 0 <= min_size <= max_size or max_size < 1:
         raise ImproperlyConfigured(
             f"need 0 <= DB_POOL_MIN_SIZE ({min_size}) <= DB_POOL_MAX_SIZE ({max_size}), max >= 1")
-    # Each connection is checked as it leaves the pool, so after a PostgreSQL restart the
-    # dead ones are dropped and replaced and none reaches a request. Django passes
-    # psycopg_pool's check (an empty round trip) when CONN_HEALTH_CHECKS is on
-    # (parse_database_url); the games app swaps in kondavo.dbpool's, which skips the round
-    # trip for a connection in recent use whose socket shows nothing from the server.
+    # Each connection is checked (psycopg_pool's check_connection, one empty round trip) as
+    # it leaves the pool, so after a PostgreSQL restart the dead ones are dropped and
+    # replaced and none reaches a request: Django passes that check when
+    # CONN_HEALTH_CHECKS is on (parse_database_url). Checking only connections idle for a
+    # second was tried (a round trip per move saved): a restart then lost a probe move.
     options["pool"] = {
         "min_size": min_size,
         "max_size": max_size,
