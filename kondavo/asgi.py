@@ -43,6 +43,12 @@ if settings.KONDAVO_SERVE_STATIC:
 
     http_app = StaticFilesHandler(django_asgi_app)
 
+# Each HTTP request's thread-sensitive work on a pooled thread, not a thread started (and
+# joined by another) per request (kondavo/middleware.py).
+from kondavo.middleware import RequestThreads  # noqa: E402
+
+http_app = RequestThreads(http_app)
+
 application = ProtocolTypeRouter(
     {
         "http": http_app,

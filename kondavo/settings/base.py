@@ -437,8 +437,10 @@ MIDDLEWARE = [
     "kondavo.accounts.middleware.PlayerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last: turns a login refused for too many failures into a 429 page.
+    # Turns a login refused for too many failures into a 429 page.
     "axes.middleware.AxesMiddleware",
+    # Last: the chain above runs in one worker thread per request (kondavo/middleware.py).
+    "kondavo.middleware.SyncChainMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [

@@ -1,0 +1,102 @@
+"""How a web process runs Django's HTTP requests on threads (ASGI, Daphne).
+
+- ``RequestThreads`` (around Django's ASGI app, ``kondavo/asgi.py``): Django enters a new
+  ``ThreadSensitiveContext`` for every request, and asgiref then starts a thread for that
+  request's thread-sensitive work (the middlewares, a sync view) and, at its end, a second
+  thread to join the first: two thread starts and a join per request, about a third of a
+  Daphne's samples under a burst of small requests. Here each request borrows a
+  long-lived single-thread executor from a small pool instead (asgiref's
+  ``ThreadSensitiveContext(executor=...)``, entered before Django's, which then adds
+  nothing), and gives it back when its thread is idle. A thread also keeps its database
+  connection between requests as ``CONN_MAX_AGE`` intends (a thread per request lost it).
+- ``SyncChainMiddleware`` (last in ``MIDDLEWARE``): Django runs each middleware in the mode
+  of the handler below it. The ``MiddlewareMixin`` ones can run either way, so below an
+  async handler they run async, and each hops to its thread and back for each of its
+  methods (with the site's list: messages, clickjacking and axes below the sync-only
+  ``PlayerMiddleware``, seven hops a request). A sync-only middleware innermost makes
+  Django adapt once there; every middleware above it runs sync, one after the other, in
+  the request's thread (four hops: into the thread, the view, the signals).
+
+Both cut the CPU a web process spends per request (bench/results/live.md, "Fifth round"):
+what a flood of refused requests (the analysis board's 429s, a scanner's 404s) takes from
+live play on the same machine.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import ThreadSensitiveContext
+from django.http import HttpRequest, HttpResponseBase
+
+# Executors kept idle for the next requests; a burst beyond them gets new ones, shut down
+# when given back.
+IDLE_THREADS = 16
+
+
+class RequestThreads:
+    """ASGI middleware: HTTP requests run their thread-sensitive work on pooled threads."""
+
+    def __init__(self, app: Any, idle: int = IDLE_THREADS) -> None:
+        self.app = app
+        self.idle = idle
+        self._free: list[ThreadPoolExecutor] = []
+        self._lock = threading.Lock()
+        self.started = 0  # executors made (for tests and the lab)
+
+    def _borrow(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+            self.started += 1
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kondavo-request")
+
+    def _give_back(self, executor: ThreadPoolExecutor) -> None:
+        """Back to the pool once its thread is idle (a request whose client went away may
+        leave its view running there: the next request must not wait behind it)."""
+
+        def idle(_: Future[None]) -> None:
+            with self._lock:
+                if len(self._free) < self.idle:
+                    self._free.append(executor)
+                    return
+            executor.shutdown(wait=False)
+
+        executor.submit(lambda: None).add_done_callback(idle)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """End the idle threads, their database connections closed first."""
+        from django.db import connections
+
+        with self._lock:
+            free, self._free = self._free, []
+        for executor in free:
+            executor.submit(connections.close_all).result(timeout)
+            executor.shutdown(wait=True)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        executor = self._borrow()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.app(scope, receive, send)
+        finally:
+            self._give_back(executor)
+
+
+class SyncChainMiddleware:
+    """Sync-only and doing nothing itself: see the module."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return self.get_response(request)
