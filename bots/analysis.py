@@ -151,16 +151,27 @@ def lower_priority_once() -> None:
         _lower_priority()
 
 
+def lower_thread_priority(nice: int) -> None:
+    """The calling thread yields the CPU to the rest of the process (the event loop serving
+    live games, a worker's bot moves): on Linux a thread has its own nice value, here the
+    process's plus ``nice`` (at most 19, the lowest). Elsewhere, or when not allowed, it
+    keeps the process's priority."""
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                       min(19, base + max(0, nice)))
+    except (AttributeError, OSError):
+        pass
+
+
 def _lower_priority() -> None:
-    """A pool thread yields the CPU to the rest of the process (the event loop serving live
-    games): on Linux a thread has its own nice value (``KONDAVO_ANALYSIS_NICE``, default
-    10). Elsewhere, or when not allowed, it keeps the process's priority."""
+    """An analysis thread's priority: ``KONDAVO_ANALYSIS_NICE`` (default 10) below the
+    process's."""
     try:
         nice = int(os.environ.get(NICE_ENV, "10"))
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
-                       os.getpriority(os.PRIO_PROCESS, 0) + max(0, min(nice, 19)))
-    except (AttributeError, OSError, ValueError):
-        pass
+    except ValueError:
+        nice = 10
+    lower_thread_priority(nice)
 
 
 def background_pool() -> ThreadPoolExecutor:

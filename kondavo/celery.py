@@ -53,10 +53,8 @@ def _solve_tables() -> None:
     value), so solving tables never slows the worker's bot moves or the web processes on
     the same machine; the workers starting together solve each table once
     (``bots.engine.tables.load_or_solve``)."""
+    from bots.analysis import lower_thread_priority
     from bots.engine import tables
 
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    except (AttributeError, OSError):
-        pass
+    lower_thread_priority(19)
     tables.solve_all()

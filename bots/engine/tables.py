@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import hashlib
 import logging
 import mmap
@@ -213,11 +214,6 @@ def _solving(path: Path) -> Iterator[None]:
     beside it, so that several workers starting together (each solves what is missing)
     solve each table once; the others wait, then read the file. The lock goes with its
     process if that dies. Without a writable directory there is no lock (nor a file)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        yield
-        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path.with_name(f"{path.name}.lock"), "a+b")  # noqa: SIM115

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import random
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -814,13 +813,6 @@ _POOL_LOCK = threading.Lock()
 _WAITING = 0
 
 
-def _lowest_priority() -> None:
-    try:  # on Linux a thread has its own nice value
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    except (AttributeError, OSError):
-        pass
-
-
 def _embedded_submit(game_id: str) -> bool:
     global _POOL, _WAITING
     with _POOL_LOCK:
@@ -828,8 +820,10 @@ def _embedded_submit(game_id: str) -> bool:
             return False
         _WAITING += 1
         if _POOL is None:
+            from bots.analysis import lower_thread_priority
+
             _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kondavo-puzzles",
-                                       initializer=_lowest_priority)
+                                       initializer=partial(lower_thread_priority, 19))
         pool = _POOL
 
     def run() -> None:
