@@ -2,6 +2,7 @@
 
 The outermost layer (``kondavo.proxy``) sets the client's address and scheme from proxy
 headers only when a proxy in ``KONDAVO_TRUSTED_PROXIES`` sent them.
+Websockets then meet the per-address opening gate (``kondavo.games.discipline``).
 Then HTTP goes to Django (wrapped in the staticfiles handler when ``KONDAVO_SERVE_STATIC``, i.e.
 in local and test settings); websockets go through the allowed-hosts origin check, the
 session middleware (the user looked up lazily, ``kondavo.accounts.middleware``) and the URL
@@ -63,6 +64,12 @@ application = ProtocolTypeRouter(
 from kondavo.games.events import LoopBinding  # noqa: E402
 
 application = LoopBinding(application)
+
+# A websocket over its address's opening rate is refused here, before the session, the
+# router or a consumer exist (kondavo.games.discipline.ConnectGateMiddleware).
+from kondavo.games.discipline import ConnectGateMiddleware  # noqa: E402
+
+application = ConnectGateMiddleware(application)
 
 # Outermost: the client's address and scheme as the trusted proxies tell them (a bad
 # KONDAVO_TRUSTED_PROXIES entry stops the server here, at start).

@@ -1,7 +1,8 @@
 """Thin websocket consumers for ``/ws/game/<id>/`` and ``/ws/lobby/`` (docs/protocol.md).
 
-A consumer admits the socket (``kondavo.games.discipline``: the per-address connect gate,
-the owner's cool-down and the socket caps shared by every Daphne), authenticates (session
+A consumer admits the socket (``kondavo.games.discipline``: the owner's cool-down and the
+socket caps shared by every Daphne; the per-address opening gate has already run, in front
+of the whole websocket stack, ``ConnectGateMiddleware``), authenticates (session
 -> Player), spends the socket's frame budget before looking at a frame (a junk frame costs
 O(1) and never reaches the database or the bus), checks the frame's limits, dispatches
 each ``t`` to one handler that calls a service off the event loop, and turns a
@@ -126,10 +127,10 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def admit(self) -> bool:
-        """Gate, player, cool-down and caps. False: the socket was refused (and closed)."""
-        if not self.pass_gate():
-            await self.close()  # before accept: the handshake gets a 403, nothing else is done
-            return False
+        """Player, cool-down and caps (the opening gate came before: the socket is here
+        because ``discipline.ConnectGateMiddleware`` let it in). False: the socket was
+        refused (and closed)."""
+        self.prepare()
         try:
             await db_call(self.admit_sync)()
         except discipline.Refused as exc:
@@ -137,15 +138,13 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
             return False
         return True
 
-    def pass_gate(self) -> bool:
-        """The per-address connect gate, on the event loop: nothing else is done for a
-        socket it refuses."""
+    def prepare(self) -> None:
+        """This socket's bookkeeping, on the event loop, before its admission."""
         self.registry_keys = []
         self.hub_groups = []
         self.hub_pending = []
         self.budget = discipline.FrameBudget()
         self.owner = discipline.owner_of(self.scope, None)
-        return discipline.connect_gate.allow(self.owner.address)
 
     def admit_sync(self) -> None:
         """The player behind the session and the caps, in the worker thread of the socket's
@@ -372,16 +371,14 @@ class GameConsumer(_ProtocolConsumer):
         }
 
     async def connect(self) -> None:
-        """Gate (on the loop), subscribe, then ONE worker-thread call: player, caps, the
+        """Subscribe, then ONE worker-thread call: player, caps, the
         game (or an anonymous spectator's cached state) and presence. A crowd opening
         sockets costs each socket one thread hop, not four."""
         self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])[:12]
         self.group = game_group(self.game_id)
         self.member = ""
         self.presence_sent: dict[str, Any] | None = None
-        if not self.pass_gate():
-            await self.close()  # before accept: the handshake gets a 403
-            return
+        self.prepare()
         # Subscribe before the state is read, so no event falls between the two (as a
         # spectator: moved up to the players' rank once the seat is known).
         await self.subscribe(self.group)

@@ -11,7 +11,8 @@ Three layers, cheapest first:
   its owner cools down.
 - ``ConnectGate`` (per process, memory): socket openings per owner, a token bucket
   (``KONDAVO_WS_CONNECT_RATE`` a second, burst ``KONDAVO_WS_CONNECT_BURST``). A reconnect
-  storm is refused at the handshake (HTTP 403) before any database or Redis work.
+  storm is refused at the handshake (HTTP 403, ``KONDAVO_WS_REFUSE_DELAY`` seconds late)
+  by ``ConnectGateMiddleware``, before the session, the router or a consumer.
 - ``SocketRegistry`` (shared by every Daphne: Redis when ``REDIS_URL`` is set, else this
   process's memory): the cool-downs, and the live sockets per owner and per address, each
   with an expiry refreshed by the socket's heartbeats (a killed Daphne's sockets expire by
@@ -28,6 +29,7 @@ address of ``kondavo.proxy``). Every limit is a setting; 0 turns a cap off.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -237,6 +239,36 @@ class ConnectGate:
 
 
 connect_gate = ConnectGate()
+
+
+class ConnectGateMiddleware:
+    """The opening gate as the first thing a websocket meets (just inside the trusted
+    address, ``kondavo.proxy``): a refused opening gets its HTTP 403 before the session,
+    the router or a consumer exist. The 403 comes ``KONDAVO_WS_REFUSE_DELAY`` seconds late:
+    a client that retries as soon as it is refused retries at that pace instead of as fast
+    as the handshakes go (each refused handshake still costs the server's HTTP and
+    websocket parsing). At most ``KONDAVO_WS_REFUSE_HELD`` refusals wait at once in a
+    process; beyond, the 403 is immediate. An honest page never meets the gate."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.held = 0
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        client = scope.get("client") or ("0.0.0.0", 0)
+        if connect_gate.allow(address_key(str(client[0]))):
+            return await self.app(scope, receive, send)
+        await receive()  # websocket.connect
+        delay = _setting("KONDAVO_WS_REFUSE_DELAY", 1.0)
+        if delay > 0 and self.held < _setting("KONDAVO_WS_REFUSE_HELD", 2000):
+            self.held += 1
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self.held -= 1
+        await send({"type": "websocket.close", "code": 1000})  # before accept: a 403
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from kondavo.accounts.services import GUEST_SESSION_KEY
 from kondavo.games import hub
-from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED
+from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, ConnectGateMiddleware
 from kondavo.games.routing import websocket_urlpatterns
 from kondavo.games.services import game_create
 
@@ -27,7 +27,7 @@ TIMEOUT = 5
 
 def communicator(path: str, player: Any | None, address: str = "10.1.2.3"
                  ) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    comm = WebsocketCommunicator(ConnectGateMiddleware(URLRouter(websocket_urlpatterns)), path)
     comm.scope["user"] = AnonymousUser()
     comm.scope["session"] = {GUEST_SESSION_KEY: player.guest_key} if player else {}
     comm.scope["client"] = (address, 40000)
@@ -149,18 +149,28 @@ async def test_socket_caps_per_player_and_per_address(seated: Any, settings: Any
 async def test_a_reconnect_storm_is_refused_at_the_handshake(seated: Any, settings: Any) -> None:
     settings.KONDAVO_WS_CONNECT_RATE = 0.01
     settings.KONDAVO_WS_CONNECT_BURST = 3
+    settings.KONDAVO_WS_REFUSE_DELAY = 0.3
     _white, _black, game = seated
     path = f"/ws/game/{game.id}/"
     results = []
     opened = []
+    loop = asyncio.get_running_loop()
     for _ in range(6):
         comm = communicator(path, None, "10.5.5.5")
-        connected, _ = await comm.connect(timeout=TIMEOUT)
-        results.append(connected)
+        started = loop.time()
+        connected, code = await comm.connect(timeout=TIMEOUT)
+        results.append((connected, loop.time() - started >= 0.3))
         if connected:
             opened.append(comm)
-    assert results == [True, True, True, False, False, False]
+        else:
+            assert code == 1000  # closed before accept: the server's HTTP 403
+    # Three within the burst at once; the next ones refused, each answer held 0.3 s (an
+    # attacker retrying at once retries at that pace).
+    assert results == [(True, False)] * 3 + [(False, True)] * 3
     other = await connect(path, None, "10.5.5.6")  # the gate is per address
+    settings.KONDAVO_WS_REFUSE_DELAY = 60  # longer than the connect's timeout ...
+    settings.KONDAVO_WS_REFUSE_HELD = 0  # ... but none may wait: refused at once
+    assert (await communicator(path, None, "10.5.5.5").connect(timeout=TIMEOUT))[0] is False
     for comm in [*opened, other]:
         await comm.disconnect()
 
