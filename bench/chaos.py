@@ -28,8 +28,9 @@ small volumes (a crowd of 40 + 50, 20 reconnect loops) and 4 s attacks. Printed 
 the volume, probe moves sent/arrived, the probe's p50/p99 (move sent -> the opponent's socket
 has it) quiet and under attack, their p99 ratio, moves lost (sent from the quiet phase to the
 settle's end, not refused with an error frame, never seen by the opponent), the probe's
-closes by code and error frames, the attacker's closes by code and refused handshakes, and
-the Daphnes' memory. ``--json`` writes it all. The exit code is 1 if a probe move was lost.
+closes by code and error frames, the attacker's closes by code and refused handshakes, the
+Daphnes' memory, and the probe second by second through the attack (moves, p50/max: where
+the slow moves lie). ``--json`` writes it all. The exit code is 1 if a probe move was lost.
 
 The stack (all on 127.0.0.1, free ports, throwaway data): PostgreSQL and Redis started as
 tests/run_with_services.sh does, ``manage.py migrate``, two Daphnes with the production
@@ -897,6 +898,7 @@ async def attack_lab(stack: Stack, args: argparse.Namespace) -> list[dict[str, A
             continue
         run["quiet"] = probe.summary(f"quiet:{run['attack']}")
         run["probe"] = probe.summary(run["attack"])
+        run["timeline"] = probe.timeline(run["attack"])
         # lost: over the whole window (a move sent just before a restart counts for it)
         run["lost"], run["lost_confirmed"] = probe.lost(
             [f"quiet:{run['attack']}", run["attack"], f"settle:{run['attack']}"])
@@ -942,6 +944,9 @@ def attack_details(run: dict[str, Any]) -> str:
                  f"{fmt_ms(p['confirm_p99'])} ms")
     parts.append(f"Daphne RSS {run['rss_mb'][0]} -> {run['rss_mb'][1]} MB")
     parts.append(f"probe p50 back to quiet {run['recovered_s']} s after the attack")
+    if run.get("timeline"):
+        parts.append("probe by second of the attack (moves p50/max ms): " + ", ".join(
+            f"{sec}s {n} {p50:.0f}/{top:.0f}" for sec, n, p50, top in run["timeline"]))
     return "; ".join(parts)
 
 

@@ -283,6 +283,20 @@ class Probe:
                 "closes": dict(self.events.closes.get(phase, Counter())),
                 "errors": dict(self.events.errors.get(phase, Counter()))}
 
+    def timeline(self, phase: str) -> list[tuple[int, int, float, float]]:
+        """The phase second by second from its first move sent: (second, moves sent,
+        p50 ms, max ms of their arrival), to see where in an attack the slow moves lie."""
+        moves = [m for m in self.all_moves if m.phase == phase]
+        if not moves:
+            return []
+        start = min(m.sent for m in moves)
+        by_second: dict[int, list[float]] = {}
+        for m in moves:
+            if m.arrived is not None:
+                by_second.setdefault(int(m.sent - start), []).append(m.arrived - m.sent)
+        return [(sec, len(lat), pct(lat, 0.5), pct(lat, 1.0))
+                for sec, lat in sorted(by_second.items())]
+
     def recovery(self, since: float) -> tuple[float | None, float | None]:
         """Seconds from ``since`` (perf_counter) until the first probe game, and until every
         probe game, saw a move sent after ``since`` arrive (None: never). Only games already

@@ -18,11 +18,13 @@ import copy
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -57,6 +59,22 @@ def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     ``CONN_MAX_AGE`` around every call). An in-memory SQLite database exists only in the
     thread that made it, so there the calls stay on the shared thread."""
     return database_sync_to_async(fn, thread_sensitive=_in_memory_sqlite())
+
+
+_play_pool: ThreadPoolExecutor | None = None
+
+
+def play_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """As ``db_call``, for a seated player's action in a game (a move, a takeback, a draw
+    offer, a flag): on threads of its own (``KONDAVO_PLAY_THREADS``), so it never queues
+    behind a crowd's socket openings and closings on the loop's pool."""
+    global _play_pool
+    if _in_memory_sqlite():
+        return db_call(fn)
+    if _play_pool is None:
+        _play_pool = ThreadPoolExecutor(max_workers=int(settings.KONDAVO_PLAY_THREADS),
+                                        thread_name_prefix="play")
+    return database_sync_to_async(fn, thread_sensitive=False, executor=_play_pool)
 
 
 def off_loop(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -125,6 +143,14 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """As Channels' without its ``aclose_old_connections()`` after ``disconnect``: a hop
+        to the one shared "sync" thread per closing socket, all of a crowd's closings in
+        one queue (the database calls close stale connections in their own threads, see
+        ``dispatch``); and without its ``group_discard`` calls (no channel layer)."""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def admit(self) -> bool:
         """Player, cool-down and caps (the opening gate came before: the socket is here
@@ -533,7 +559,7 @@ class GameConsumer(_ProtocolConsumer):
         time is up, the ``end`` frame reaches every socket of the game (this one included)
         as an event; if not (the client's clock ran fast), this socket gets a fresh
         ``state`` with the server's clocks."""
-        flagged, result = await db_call(self._checked_state)()
+        flagged, result = await play_call(self._checked_state)()
         if not flagged:
             await self._send_state(result)
 
@@ -543,7 +569,7 @@ class GameConsumer(_ProtocolConsumer):
                                            '{"ply": N, "path": [...]}')
         if self.player is None:
             raise GameError("not_a_player", "you are not playing in this game")
-        await db_call(services.game_play_move)(
+        await play_call(services.game_play_move)(
             game_id=self.game_id, player=self.player, ply=data["ply"],
             move_text=data.get("move"), path=data.get("path"))
 
@@ -552,7 +578,7 @@ class GameConsumer(_ProtocolConsumer):
             raise GameError("bad_request", 'a takeback is {"ply": N}: the moves played')
         if self.player is None:
             raise GameError("not_a_player", "you are not playing in this game")
-        await db_call(services.game_takeback)(
+        await play_call(services.game_takeback)(
             game_id=self.game_id, player=self.player, ply=data["ply"])
 
     async def do_join(self, data: dict[str, Any]) -> None:
@@ -591,7 +617,7 @@ class GameConsumer(_ProtocolConsumer):
         async def handler(data: dict[str, Any]) -> None:
             if self.player is None:
                 raise GameError("not_a_player", "you are not playing in this game")
-            await db_call(service)(game_id=self.game_id, player=self.player)
+            await play_call(service)(game_id=self.game_id, player=self.player)
 
         return handler
 
@@ -602,8 +628,8 @@ class GameConsumer(_ProtocolConsumer):
                 raise GameError("bad_request", 'this frame is {"ply": N}: the moves played')
             if self.player is None:
                 raise GameError("not_a_player", "you are not playing in this game")
-            await db_call(service)(game_id=self.game_id, player=self.player,
-                                   ply=data.get("ply"))
+            await play_call(service)(game_id=self.game_id, player=self.player,
+                                     ply=data.get("ply"))
 
         return handler
 

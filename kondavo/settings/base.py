@@ -676,6 +676,9 @@ KONDAVO_WS_CONNECT_RATE = float(env_str("KONDAVO_WS_CONNECT_RATE") or 10)
 KONDAVO_WS_CONNECT_BURST = float(env_str("KONDAVO_WS_CONNECT_BURST") or 40)
 KONDAVO_WS_REFUSE_DELAY = env_seconds("KONDAVO_WS_REFUSE_DELAY", 1.0)
 KONDAVO_WS_REFUSE_HELD = env_int("KONDAVO_WS_REFUSE_HELD", 2000)
+# Threads per web process for the seated players' game actions (moves, takebacks, offers):
+# apart from the pool that opens and closes sockets, so a crowd never delays a move.
+KONDAVO_PLAY_THREADS = env_int("KONDAVO_PLAY_THREADS", 4)
 KONDAVO_WS_MAX_PER_PLAYER = env_int("KONDAVO_WS_MAX_PER_PLAYER", 20)
 KONDAVO_WS_MAX_ANON_PER_IP = env_int("KONDAVO_WS_MAX_ANON_PER_IP", 100)
 KONDAVO_WS_MAX_PER_IP = env_int("KONDAVO_WS_MAX_PER_IP", 1000)
