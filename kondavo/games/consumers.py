@@ -17,6 +17,7 @@ import asyncio
 import copy
 import secrets
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -62,6 +63,20 @@ def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 
 
 _play_pool: ThreadPoolExecutor | None = None
+_openings: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def opening_slot() -> asyncio.Semaphore:
+    """At most ``KONDAVO_WS_OPENINGS`` sockets of this process are being admitted at once
+    (player, caps, the first state): a crowd arriving together is let in a few at a time,
+    so the frames of the sockets already open are not stuck behind hundreds of admissions
+    in the loop and the thread pool."""
+    loop = asyncio.get_running_loop()
+    slot = _openings.get(loop)
+    if slot is None:
+        slot = _openings[loop] = asyncio.Semaphore(max(1, int(settings.KONDAVO_WS_OPENINGS)))
+    return slot
 
 
 def play_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -72,7 +87,7 @@ def play_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     if _in_memory_sqlite():
         return db_call(fn)
     if _play_pool is None:
-        _play_pool = ThreadPoolExecutor(max_workers=int(settings.KONDAVO_PLAY_THREADS),
+        _play_pool = ThreadPoolExecutor(max_workers=max(1, int(settings.KONDAVO_PLAY_THREADS)),
                                         thread_name_prefix="play")
     return database_sync_to_async(fn, thread_sensitive=False, executor=_play_pool)
 
@@ -143,6 +158,10 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        async with opening_slot():
+            await super().websocket_connect(message)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         """As Channels' without its ``aclose_old_connections()`` after ``disconnect``: a hop

@@ -6,6 +6,7 @@ message per process. Runs on the in-memory layer (embedded pass) and on Redis (s
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from kondavo.accounts.services import GUEST_SESSION_KEY
-from kondavo.games import hub
+from kondavo.games import consumers, hub, services
 from kondavo.games.discipline import CLOSE_FLOOD, CLOSE_REFUSED, ConnectGateMiddleware
 from kondavo.games.routing import websocket_urlpatterns
 from kondavo.games.services import game_create
@@ -243,4 +244,46 @@ async def test_ipv6_addresses_count_by_their_64(seated: Any, settings: Any) -> N
     other_64 = await connect(path, None, "2001:db8:1:3::1")
     await next_frame(other_64, "state")
     for comm in (first, other_64):
+        await comm.disconnect()
+
+
+async def test_a_crowd_is_admitted_a_few_at_a_time(seated: Any, settings: Any) -> None:
+    """``KONDAVO_WS_OPENINGS`` sockets of a process are admitted at once; the next one
+    waits for a slot (without any work done for it) and is admitted when one frees."""
+    settings.KONDAVO_WS_OPENINGS = 1
+    _white, _black, game = seated
+    path = f"/ws/game/{game.id}/"
+    slot = consumers.opening_slot()
+    await slot.acquire()  # the one slot is taken (as by a socket being admitted)
+    waiting = communicator(path, None, "10.6.0.1")
+    opening = asyncio.ensure_future(waiting.connect(timeout=TIMEOUT))
+    await asyncio.sleep(0.5)
+    assert not opening.done()
+    assert hub.hub().members(f"game.{game.id}") == 0  # not even subscribed yet
+    slot.release()
+    assert (await opening)[0]
+    await next_frame(waiting, "state")
+    await waiting.disconnect()
+
+
+async def test_a_move_runs_on_the_players_threads(seated: Any, monkeypatch: Any) -> None:
+    """A seated player's move is played on the ``play`` threads, not on the pool that
+    opens and closes the sockets of a crowd."""
+    white, black, game = seated
+    threads: list[str] = []
+    original = services.game_play_move
+
+    def recording(**kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(**kwargs)
+
+    monkeypatch.setattr(services, "game_play_move", recording)
+    path = f"/ws/game/{game.id}/"
+    cw, cb = await connect(path, white), await connect(path, black, "10.9.9.9")
+    await next_frame(cw, "state")
+    await next_frame(cb, "state")
+    await cw.send_json_to({"t": "move", "d": {"ply": 0, "move": "32-28"}})
+    assert (await next_frame(cb, "move"))["d"]["notation"] == "32-28"
+    assert len(threads) == 1 and threads[0].startswith("play")
+    for comm in (cw, cb):
         await comm.disconnect()
