@@ -108,12 +108,19 @@ _RESULTS: dict[str, str | None] = {}
 _LOCK = threading.Lock()
 
 
+def _spec_text(variant: Variant) -> str:
+    """The rules the core reads for ``variant``, as canonical text."""
+    from bots.engine import native
+
+    return json.dumps(native.rules_spec(variant), sort_keys=True, default=str)
+
+
 def rules_digest(variant: Variant) -> str:
     """The digest the self-check is kept under: the rules the core reads and the core's
     build (a rebuilt core is checked again)."""
     from bots.engine import native
 
-    spec = json.dumps(native.rules_spec(variant), sort_keys=True, default=str)
+    spec = _spec_text(variant)
     core = getattr(native._kdcore, "__file__", "") or ""
     try:
         stat = os.stat(core)
@@ -161,8 +168,6 @@ def _write_marker(digest: str, variant: Variant, failure: str | None) -> None:
 
 def run_self_check(variant: Variant) -> str | None:
     """The quick check itself (no cache): None when the core agrees, else what differs."""
-    from bots.engine import native
-
     try:
         engine = _engine(variant)
         start = variant.initial_position()
@@ -174,8 +179,7 @@ def run_self_check(variant: Variant) -> str | None:
         # The games depend on the rules only, not on the core's build: a ruleset meets the
         # same games on every server (a seed from the build made what the quick check
         # catches change with each compilation).
-        spec = json.dumps(native.rules_spec(variant), sort_keys=True, default=str)
-        seed = int(hashlib.sha256(spec.encode()).hexdigest()[:8], 16)
+        seed = int(hashlib.sha256(_spec_text(variant).encode()).hexdigest()[:8], 16)
         check_implementation(variant, engine, games=SELF_CHECK_GAMES, seed=seed,
                              max_plies=SELF_CHECK_PLIES, perft_every=16)
     except ConformanceError as exc:

@@ -257,8 +257,7 @@ class ConnectGateMiddleware:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
-        client = scope.get("client") or ("0.0.0.0", 0)
-        if connect_gate.allow(address_key(str(client[0]))):
+        if connect_gate.allow(owner_of(scope, None).address):
             return await self.app(scope, receive, send)
         await receive()  # websocket.connect
         delay = _setting("KONDAVO_WS_REFUSE_DELAY", 1.0)
