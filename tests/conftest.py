@@ -46,15 +46,27 @@ CHROMIUM_ARGS = [
 ]
 
 
+# A test that drives a real browser or depends on wall-clock time (markers ``browser`` and
+# ``timing``) gets this many more tries when it fails (pytest-rerunfailures, as Playwright
+# advises for CI): a machine shared with other jobs can miss a deadline once. A retried test
+# is reported (``R`` in the progress line, ``RERUN`` in the summary; tests/run_with_services.sh
+# lists them at the end); a failure that repeats still fails. KONDAVO_TEST_RERUNS=0 turns it off.
+WALL_CLOCK_RERUNS = int(os.environ.get("KONDAVO_TEST_RERUNS", "2"))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests using ``daphne_server`` get ``django_db(transaction=True)`` unless they say
     otherwise: it makes pytest-django create the test database (the subprocess must never
-    see the real one) and makes the test's data visible to the subprocess."""
+    see the real one) and makes the test's data visible to the subprocess. Browser and
+    timing tests get ``WALL_CLOCK_RERUNS`` retries unless they carry their own ``flaky``."""
     for item in items:
         if "daphne_server" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
             "django_db"
         ):
             item.add_marker(pytest.mark.django_db(transaction=True))
+        if WALL_CLOCK_RERUNS > 0 and not item.get_closest_marker("flaky") and (
+                item.get_closest_marker("browser") or item.get_closest_marker("timing")):
+            item.add_marker(pytest.mark.flaky(reruns=WALL_CLOCK_RERUNS, reruns_delay=1))
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,8 @@
 #   plugins   the example ruleset plugins (examples/*) installed into a directory on
 #             PYTHONPATH: tests/variants, tests/frontend and the plugins' own tests
 # pytest's exit code 5 (no tests collected) counts as OK. Extra arguments go to every pytest.
+# The summary at the end repeats the ids of the tests that failed or were retried, so the last
+# lines of a CI log name them.
 # Exit status is non-zero if any pass failed.
 set -uo pipefail
 
@@ -83,7 +85,10 @@ run_pass() {  # run_pass NAME COMMAND...
   echo; echo "===================== pass: $name ====================="
   local start rc result
   start=$(date +%s)
-  "$@"; rc=$?
+  "$@" 2>&1 | tee "$TMP_DIR/pass-$name.log"; rc=${PIPESTATUS[0]}
+  # pytest's summaries (-raR): the ids of the tests that failed or needed a retry (browser and
+  # timing tests get two, tests/conftest.py), repeated under the summary below.
+  grep -E '^(FAILED|ERROR|RERUN) ' "$TMP_DIR/pass-$name.log" | sed "s/^/  $name: /" >>"$TMP_DIR/failures"
   if [ "$rc" = 0 ]; then result="ok"
   elif [ "$rc" = 5 ]; then result="ok (no tests collected)"
   else result="FAILED (exit $rc)"; FAILED=1
@@ -114,5 +119,6 @@ echo; echo "===================== summary ====================="
 for i in "${!NAMES[@]}"; do
   printf '  %-10s %-26s %s\n' "${NAMES[$i]}" "${RESULTS[$i]}" "${TIMES[$i]}"
 done
+if [ -s "$TMP_DIR/failures" ]; then echo; echo "failed or retried tests:"; cut -c1-300 "$TMP_DIR/failures"; fi
 if [ "$FAILED" = 0 ]; then echo "make test: all passes OK"; else echo "make test: FAILED"; fi
 exit "$FAILED"
