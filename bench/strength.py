@@ -16,7 +16,9 @@ hand-set evaluation of :mod:`bots.training.handset`, as of commit e377148) in ev
 all at ``--time`` per move. ``--against-build CORE.so`` plays level 8 of this build of the
 compiled core against level 8 of another build (a copy of ``bots/native/_kdcore*.so``, e.g.
 main's before a search change), both at ``--time`` per move with the same endgame tables
-(``--new-build`` replaces this build by another copy). ``--write-ratings`` chains the
+(``--new-build`` replaces this build by another copy). ``--peers --hub NAME=COMMAND`` also
+plays an engine on the Hub protocol (Scan; or an older checkout's ``python -m
+bots.engine.hub``, with ``--hub-cwd``) at ``--time`` per move. ``--write-ratings`` chains the
 level-vs-level scores into nominal ratings (level 1 = 800) written to
 ``bots/engine/data/ratings.json``.
 
@@ -41,6 +43,8 @@ import json
 import math
 import os
 import random
+import shlex
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -162,6 +166,97 @@ def dame_player(time_per_move: float, meter: Meter | None = None) -> Player | No
                 return move
         raise RuntimeError(f"dame-rs move {found} is not legal in {record.position}")
     return play
+
+
+class HubOpponent:
+    """An engine on the Hub protocol (Scan, or another checkout's ``python -m
+    bots.engine.hub``) as a player at ``time_per_move`` seconds: a process of its own, the
+    game sent as its start and moves before each search (``docs/engine.md``)."""
+
+    def __init__(self, command: str, time_per_move: float, meter: Meter | None = None,
+                 cwd: str | None = None) -> None:
+        self.command, self.time, self.meter, self.cwd = command, time_per_move, meter, cwd
+        self.proc: subprocess.Popen[str] | None = None
+        self.variant_values: list[str] = []
+        self.ruleset = ""
+        self.last_ply = -1
+
+    def send(self, line: str) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, word: str) -> list[str]:
+        assert self.proc is not None and self.proc.stdout is not None
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the Hub engine ({self.command}) ended")
+            line = line.strip()
+            lines.append(line)
+            if line.split(" ", 1)[0] == word:
+                return lines
+            if line.startswith("error"):
+                raise RuntimeError(f"the Hub engine said: {line}")
+
+    def start(self, variant: Variant) -> None:
+        if self.proc is None:
+            self.proc = subprocess.Popen(shlex.split(self.command), cwd=self.cwd, text=True,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         bufsize=1)
+            self.send("hub")
+            for line in self.until("wait"):
+                if line.startswith("param") and "name=variant" in line:
+                    self.variant_values = line.split('values="', 1)[-1].rstrip('"').split()
+        if self.ruleset != variant.key:
+            names = [variant.key, "normal" if variant.key == "international" else ""]
+            chosen = next((n for n in names if n in self.variant_values), None)
+            if chosen is None and self.variant_values:
+                raise RuntimeError(f"the Hub engine does not play {variant.key} "
+                                   f"({' '.join(self.variant_values)})")
+            if chosen:
+                self.send(f"set-param name=variant value={chosen}")
+            self.send("init")
+            self.until("ready")
+            self.ruleset = variant.key
+
+    def __call__(self, variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        from bots.engine.hub import move_from_hub, move_to_hub, position_to_hub
+
+        self.start(variant)
+        if record.ply <= self.last_ply:
+            self.send("new-game")
+        self.last_ply = record.ply
+        moves = " ".join(move_to_hub(m.move) for m in record.moves)
+        self.send(f"pos pos={position_to_hub(variant, record.start)}"
+                  + (f' moves="{moves}"' if moves else ""))
+        self.send(f"level move-time={self.time}")
+        self.send("go think")
+        started = time.perf_counter()
+        lines = self.until("done")
+        if self.meter is not None:
+            infos = [dict(kv.split("=", 1) for kv in ln.split()[1:] if "=" in kv)
+                     for ln in lines if ln.startswith("info ")]
+            if infos and infos[-1].get("nodes", "0").isdigit():
+                depth = infos[-1].get("depth", "0")
+                self.meter.add(int(infos[-1]["nodes"]), time.perf_counter() - started,
+                               int(depth) if depth.isdigit() else 0)
+        text = lines[-1].split()[1].removeprefix("move=")
+        try:
+            return move_from_hub(record.legal_moves(), text)
+        except ValueError:
+            raise RuntimeError(f"the Hub engine's move {text} is not legal here") from None
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.send("quit")
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+            self.proc = None
+            self.ruleset = ""
 
 
 def baseline_player(time_per_move: float, meter: Meter | None = None) -> Player:
@@ -442,6 +537,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only level 8 against the other engines: dame-rs and py-draughts "
                              "(International) and today's level 8 (every ruleset), everyone "
                              "at --time per move")
+    parser.add_argument("--hub", action="append", default=None, metavar="NAME=COMMAND",
+                        help="--peers: also play this Hub-protocol engine in every ruleset of "
+                             "--rulesets it offers, e.g. 'scan=/opt/scan/scan hub' or "
+                             "'old=python -m bots.engine.hub' with --hub-cwd an older checkout")
+    parser.add_argument("--hub-cwd", default=None, metavar="DIR",
+                        help="--hub: the engine's working directory")
     parser.add_argument("--only", default=None,
                         help="--peers: only opponents whose name contains this "
                              "(dame-rs, py-draughts, today's)")
@@ -809,6 +910,12 @@ def peers(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         matches.append(("international", f"py-draughts {t}s", py_draughts_player(t, theirs)))
     for ruleset in rulesets:
         matches.append((ruleset, f"today's L8 {t}s", baseline_player(t, theirs)))
+    hubs: list[HubOpponent] = []
+    for spec in args.hub or ():
+        label, _, command = spec.partition("=")
+        for ruleset in rulesets:
+            hubs.append(HubOpponent(command, t, theirs, cwd=args.hub_cwd))
+            matches.append((ruleset, f"{label} {t}s", hubs[-1]))
     for ruleset, name, opponent in matches:
         if args.only and args.only not in name:
             continue
@@ -827,6 +934,8 @@ def peers(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
             _log_match(args, argv, r, f"{t} s/move", nps=[round(ours.nps), round(theirs.nps)])
         lines.append(row)
         print(row, flush=True)
+    for hub in hubs:
+        hub.close()
     _save(args, lines)
     return 0
 

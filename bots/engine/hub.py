@@ -179,6 +179,7 @@ class HubEngine:
         self.out = out
         self.lock = threading.Lock()
         self.search_thread: threading.Thread | None = None
+        self.busy = threading.Event()  # a search is on until its answer is written
         self.events: queue.Queue[str] = queue.Queue()  # "stop" / "ponder-hit" for a search
 
     # --- output --------------------------------------------------------------------------
@@ -304,25 +305,30 @@ class HubEngine:
             raise HubError("the game is over: no legal move")
         while not self.events.empty():  # a stop sent while idle is not for this search
             self.events.get_nowait()
+        self.busy.set()
         self.search_thread = threading.Thread(
             target=self.searching, args=(mode, record.copy(), self.session.level,
                                          self.session.limits), daemon=True)
         self.search_thread.start()
 
     def idle(self, command: str) -> None:
-        if self.search_thread is not None and self.search_thread.is_alive():
+        if self.busy.is_set():
             raise HubError(f"{command} during a search (send stop and wait for done)")
 
     # --- searching -----------------------------------------------------------------------
     def searching(self, mode: str, record: GameRecord, level: int, limits: Limits) -> None:
-        if mode == "ponder":  # think on the opponent's time only once the guess is right
-            if self.events.get() == "stop":
-                self.done(self.quick(record))
-                return
-        if mode == "analyze" or limits.infinite:
-            self.done(self.analyze(record, level))
+        try:
+            if mode == "ponder" and self.events.get() == "stop":
+                result = self.quick(record)  # the guess was wrong: any move will do
+            elif mode == "analyze" or limits.infinite:
+                result = self.analyze(record, level)
+            else:  # think, or a ponder whose guess was right (ponder-hit)
+                result = self.think(record, level, limits)
+        except Exception as exc:  # noqa: BLE001 - the GUI must get an answer, not silence
+            self.busy.clear()
+            self.error(f"search failed: {type(exc).__name__}: {exc}")
             return
-        self.done(self.think(record, level, limits))
+        self.done(result)
 
     def think(self, record: GameRecord, level: int, limits: Limits) -> SearchResult:
         variant = self.session.variant
@@ -378,6 +384,8 @@ class HubEngine:
                   + (f' pv="{pv}"' if pv else ""))
 
     def done(self, result: SearchResult) -> None:
+        """The answer; the engine takes commands again from the moment it is written."""
+        self.busy.clear()
         if result.move is None:
             self.error("no move found")
             return
