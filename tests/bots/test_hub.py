@@ -174,3 +174,30 @@ def test_pydraughts_plays_a_game_with_the_hub_engine(pydraughts_path: str) -> No
     for text in report["moves"]:
         record.push(move_from_hub(record.legal_moves(), text))
     assert position_to_hub(v, record.position) == report["fen"]
+
+
+def test_a_gui_answering_at_once_is_never_refused() -> None:
+    """The next ``pos`` follows ``done`` at once, thirty times, over real pipes."""
+    proc = subprocess.Popen([sys.executable, "-m", "bots.engine.hub", "--ruleset", "english"],
+                            cwd=REPO, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    record = GameRecord.new(get_variant("english"))
+    try:
+        for _ in range(30):
+            moves = " ".join(move_to_hub(m.move) for m in record.moves)
+            proc.stdin.write(f'pos moves="{moves}"\nlevel nodes=300\ngo think\n')
+            proc.stdin.flush()
+            line = ""
+            while not line.startswith(("done", "error")):
+                line = proc.stdout.readline()
+                assert line, "the engine ended"
+            assert line.startswith("done move="), line
+            record.push(move_from_hub(record.legal_moves(), line.split()[1][5:]))
+            if record.outcome() is not None:
+                break
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+    assert record.ply >= 20
