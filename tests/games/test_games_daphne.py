@@ -237,6 +237,7 @@ async def test_daphne_exits_promptly_on_sigterm_while_moves_are_published(
 
 
 @pytest.mark.embedded
+@pytest.mark.timing  # the flooder must read the 4008 before the server's abort 2 s later
 async def test_a_flood_is_cut_off_in_the_protocol_and_the_game_goes_on(
         daphne_server: str, guest_factory: Any) -> None:
     """Over a real Daphne: a socket sending frames as fast as it can is closed with 4008
