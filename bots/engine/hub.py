@@ -150,7 +150,6 @@ class Session:
     level: int = MAX_LEVEL
     record: GameRecord | None = None
     limits: Limits = field(default_factory=Limits)
-    ready: bool = False
 
 
 def _version() -> str:
@@ -248,7 +247,7 @@ class HubEngine:
                 variant = get_variant(value)
             except UnknownVariant:
                 raise HubError(f"no ruleset {value[:40]!r}") from None
-            self.session = replace(self.session, variant=variant, record=None, ready=False)
+            self.session = replace(self.session, variant=variant, record=None)
         elif name == "level":
             if not value.isdigit() or not MIN_LEVEL <= int(value) <= MAX_LEVEL:
                 raise HubError(f"level is a number from {MIN_LEVEL} to {MAX_LEVEL}")
@@ -266,7 +265,6 @@ class HubEngine:
 
             engine = native_engine(variant)
             tables.attach(engine, None if tables.mode() == "off" else "wait")
-        self.session.ready = True
         self.send("ready")
 
     def do_new_game(self, _: str) -> None:
