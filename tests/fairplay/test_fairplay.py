@@ -250,6 +250,7 @@ def engine_game(settings: Any) -> tuple[Player, Player, Game]:
     return engine, human, Game.objects.get(pk=game.id)
 
 
+@pytest.mark.timing  # both searches stop at 1 s when the depth takes longer
 def test_engine_signal_is_stored_idempotently_and_flags_for_staff(settings: Any) -> None:
     settings.KONDAVO_FAIRPLAY_ENGINE_SKIP_PLIES = 0
     settings.KONDAVO_FAIRPLAY_ENGINE_GAMES = 1
