@@ -104,13 +104,12 @@ def move_to_hub(move: Move) -> str:
 def move_from_hub(legal: list[Move], text: str) -> Move:
     """The legal move ``text`` names (origin, destination and the set of captured squares)."""
     parts = text.replace("-", "x").split("x")
-    if len(parts) < 2 or not all(p.isdigit() for p in parts):
+    if len(parts) < 2 or not all(p.isdigit() and int(p) >= 1 for p in parts):
         raise HubError(f"{text!r} is not a move (32-28, 28x19x23)")
-    origin, destination = int(parts[0]) - 1, int(parts[1]) - 1
-    captured = sorted(int(p) - 1 for p in parts[2:])
+    # Moves are equal when origin, destination and captured set are (``Move.key``).
+    wanted = Move.make((int(parts[0]) - 1, int(parts[1]) - 1), tuple(int(p) - 1 for p in parts[2:]))
     for move in legal:
-        if (move.origin, move.destination) == (origin, destination) and \
-                sorted(move.captured) == captured:
+        if move == wanted:
             return move
     raise HubError(f"{text!r} is not a legal move here")
 

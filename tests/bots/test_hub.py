@@ -70,7 +70,7 @@ def test_moves_name_origin_destination_and_the_captured_set() -> None:
     chosen = move_from_hub(legal, "3x47x42x28x12")  # captured squares in any order
     assert [sq + 1 for sq in chosen.path] == [3, 17, 33, 47]
     assert move_from_hub(legal, "3x47x32x12x42").path[1] + 1 == 21
-    for bad in ("3x47", "3x47x12x28", "3-47", "47x3x12x28x42", "3x47xx12", "three"):
+    for bad in ("3x47", "3x47x12x28", "3-47", "47x3x12x28x42", "3x47xx12", "three", "0-5"):
         with pytest.raises(HubError):
             move_from_hub(legal, bad)
     quiet = v.legal_moves(v.initial_position())
