@@ -174,8 +174,9 @@ class HubOpponent:
     game sent as its start and moves before each search (``docs/engine.md``)."""
 
     def __init__(self, command: str, time_per_move: float, meter: Meter | None = None,
-                 cwd: str | None = None) -> None:
+                 cwd: str | None = None, names: dict[str, str] | None = None) -> None:
         self.command, self.time, self.meter, self.cwd = command, time_per_move, meter, cwd
+        self.names = names or {}  # ruleset key -> the engine's variant name (--hub-variant)
         self.proc: subprocess.Popen[str] | None = None
         self.variant_values: list[str] = []
         self.ruleset = ""
@@ -210,8 +211,8 @@ class HubOpponent:
                 if line.startswith("param") and "name=variant" in line:
                     self.variant_values = line.split('values="', 1)[-1].rstrip('"').split()
         if self.ruleset != variant.key:
-            names = [variant.key, "normal" if variant.key == "international" else ""]
-            chosen = next((n for n in names if n in self.variant_values), None)
+            names = [self.names.get(variant.key, ""), variant.key, *variant.own_aliases]
+            chosen = next((n for n in names if n and n in self.variant_values), None)
             if chosen is None and self.variant_values:
                 raise RuntimeError(f"the Hub engine does not play {variant.key} "
                                    f"({' '.join(self.variant_values)})")
@@ -222,7 +223,7 @@ class HubOpponent:
             self.ruleset = variant.key
 
     def __call__(self, variant: Variant, record: GameRecord, rng: random.Random) -> Move:
-        from bots.engine.hub import move_from_hub, move_to_hub, position_to_hub
+        from bots.engine.hub import move_from_hub, move_to_hub, parse_args, position_to_hub
 
         self.start(variant)
         if record.ply <= self.last_ply:
@@ -236,8 +237,7 @@ class HubOpponent:
         started = time.perf_counter()
         lines = self.until("done")
         if self.meter is not None:
-            infos = [dict(kv.split("=", 1) for kv in ln.split()[1:] if "=" in kv)
-                     for ln in lines if ln.startswith("info ")]
+            infos = [parse_args(ln.partition(" ")[2]) for ln in lines if ln.startswith("info ")]
             if infos and infos[-1].get("nodes", "0").isdigit():
                 depth = infos[-1].get("depth", "0")
                 self.meter.add(int(infos[-1]["nodes"]), time.perf_counter() - started,
@@ -541,6 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="--peers: also play this Hub-protocol engine in every ruleset of "
                              "--rulesets it offers, e.g. 'scan=/opt/scan/scan hub' or "
                              "'old=python -m bots.engine.hub' with --hub-cwd an older checkout")
+    parser.add_argument("--hub-variant", action="append", default=None, metavar="KEY=NAME",
+                        help="--hub: the engine's name for a ruleset when it is not the key "
+                             "or an alias, e.g. international=normal for Scan")
     parser.add_argument("--hub-cwd", default=None, metavar="DIR",
                         help="--hub: the engine's working directory")
     parser.add_argument("--only", default=None,
@@ -914,7 +917,8 @@ def peers(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     for spec in args.hub or ():
         label, _, command = spec.partition("=")
         for ruleset in rulesets:
-            hubs.append(HubOpponent(command, t, theirs, cwd=args.hub_cwd))
+            names = dict(pair.split("=", 1) for pair in args.hub_variant or ())
+            hubs.append(HubOpponent(command, t, theirs, cwd=args.hub_cwd, names=names))
             matches.append((ruleset, f"{label} {t}s", hubs[-1]))
     for ruleset, name, opponent in matches:
         if args.only and args.only not in name:
