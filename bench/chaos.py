@@ -900,8 +900,9 @@ async def attack_lab(stack: Stack, args: argparse.Namespace) -> list[dict[str, A
         run["probe"] = probe.summary(run["attack"])
         run["timeline"] = probe.timeline(run["attack"])
         # lost: over the whole window (a move sent just before a restart counts for it)
-        run["lost"], run["lost_confirmed"] = probe.lost(
-            [f"quiet:{run['attack']}", run["attack"], f"settle:{run['attack']}"])
+        window = [f"quiet:{run['attack']}", run["attack"], f"settle:{run['attack']}"]
+        run["lost"], run["lost_confirmed"] = probe.lost(window)
+        run["lost_late"] = probe.late(window)
         q, a = run["quiet"]["p99"], run["probe"]["p99"]
         run["p99_ratio"] = round(a / q, 1) if q == q and a == a and q > 0 else None
         if "up_at" in run:
@@ -937,6 +938,9 @@ def attack_details(run: dict[str, Any]) -> str:
     if run.get("lost"):
         parts.append(f"lost: {run['lost_confirmed']} confirmed to the mover but never "
                      f"delivered, {run['lost'] - run['lost_confirmed']} never answered")
+        if run.get("lost_late"):
+            parts.append("answered after the probe gave up (answer, s): "
+                         + ", ".join(f"{a} {s}" for a, s in run["lost_late"]))
     p = run["probe"]
     if p["errors"]:
         parts.append(f"probe error frames {p['errors']}")

@@ -47,6 +47,9 @@ class ProbeMove:
     confirmed: float | None = None
     arrived: float | None = None
     refused: str | None = None
+    given_up: float | None = None  # when the probe stopped waiting for its answer
+    late: str | None = None  # the answer that came after that (an error code, or "move")
+    late_after: float | None = None  # seconds from sending to that late answer
 
 
 @dataclass
@@ -158,6 +161,15 @@ class Probe:
             index += 1
             await asyncio.sleep(0.3)
 
+    @staticmethod
+    def _late(st: dict[str, Any], code: str) -> None:
+        """An error frame with no move pending: the answer to the move given up on, if any
+        (a move answered only after ``PENDING_GIVE_UP`` still counts as lost)."""
+        m = st.get("given_up")
+        if m is not None and m.late is None:
+            m.late, m.late_after = code, time.perf_counter() - m.sent
+            st["given_up"] = None
+
     def _seen(self, game_id: str, side: str, moves: list[str], start: int = 0) -> None:
         now = time.perf_counter()
         for ply in range(start, len(moves)):
@@ -168,6 +180,8 @@ class Probe:
             mover = "white" if ply % 2 == 0 else "black"
             if side == mover and m.confirmed is None:
                 m.confirmed = now
+                if m.given_up is not None and m.late is None:
+                    m.late, m.late_after = "move", now - m.sent
             elif side != mover and m.arrived is None:
                 m.arrived = now
                 self.events.arrivals.append((now, game_id))
@@ -191,6 +205,8 @@ class Probe:
                 last_ping = now
             pending = st["pending"]
             if pending is not None and time.perf_counter() - pending.sent > PENDING_GIVE_UP:
+                pending.given_up = time.perf_counter()
+                st["given_up"] = pending
                 st["pending"] = None  # never answered: play on (it counts as lost if so)
                 await ws.send('{"t":"resync"}')
             if (move_at is not None and now >= move_at and st["pending"] is None and legal
@@ -242,6 +258,8 @@ class Probe:
                 if st["pending"] is not None:
                     st["pending"].refused = code
                     st["pending"] = None
+                else:
+                    self._late(st, code)
                 await ws.send('{"t":"resync"}')
                 continue
             else:
@@ -268,6 +286,13 @@ class Probe:
         lost = [m for m in self.all_moves
                 if m.phase in phases and m.refused is None and m.arrived is None]
         return len(lost), sum(m.confirmed is not None for m in lost)
+
+    def late(self, phases: list[str]) -> list[tuple[str, float]]:
+        """The lost moves of these phases that were answered after the probe gave up on
+        them: (the answer, seconds from sending)."""
+        return [(m.late, round(m.late_after or 0.0, 1)) for m in self.all_moves
+                if m.phase in phases and m.refused is None and m.arrived is None
+                and m.late is not None]
 
     def summary(self, phase: str) -> dict[str, Any]:
         moves = [m for m in self.all_moves if m.phase == phase]

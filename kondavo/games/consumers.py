@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import secrets
 import time
 import weakref
@@ -42,6 +43,8 @@ from kondavo.games.services import lobby
 from kondavo.limits import MAX_FRAME_BYTES, ClientInputError, decode_frame
 from kondavo.outages import OUTAGE_ERRORS, outage_frame_error
 from kondavo.ratelimits import creation_limit
+
+log = logging.getLogger(__name__)
 
 __all__ = ["CLOSE_FLOOD", "CLOSE_REFUSED", "CLOSE_TOO_LARGE", "GameConsumer", "LobbyConsumer",
            "ProtocolConsumer"]
@@ -95,6 +98,81 @@ def play_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 def off_loop(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """``fn`` (no database) in a worker thread."""
     return sync_to_async(fn, thread_sensitive=False)
+
+
+# What a closing socket leaves to do off the loop: release its caps, close its presence.
+# It may return ``(game id, presence payload)``: the game's sockets are told once per batch.
+CloseJob = Callable[[], "tuple[str, dict[str, Any]] | None"]
+
+
+def run_close_jobs(jobs: list[CloseJob]) -> None:
+    """A batch of closing sockets' jobs, in one worker thread. A failing job (Redis or
+    PostgreSQL down) is logged and does not stop the others; each game's presence is
+    published once, with the view after the batch's last closing in it."""
+    presence: dict[str, dict[str, Any]] = {}
+    for job in jobs:
+        try:
+            told = job()
+        except Exception:
+            log.warning("closing a socket: bookkeeping failed", exc_info=True)
+            continue
+        if told is not None:
+            presence[told[0]] = told[1]
+    for game_id, payload in presence.items():
+        events.publish_presence(game_id, payload)
+
+
+class Closings:
+    """The bookkeeping of the sockets closing on one event loop, in batches: one
+    worker-thread call for a burst of closings instead of one per socket. A crowd closing
+    together (a popular game ends, a tournament round ends, an attacker drops 900 sockets)
+    otherwise queues a thread call, its futures and its presence publish per socket on the
+    loop, in front of the seated players' moves. A closing socket awaits its batch (its
+    caps are released when ``disconnect`` returns, as before)."""
+
+    MAX_BATCH = 500
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[CloseJob, asyncio.Future[None]]] = []
+        self.draining = False
+
+    async def run(self, job: CloseJob) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self.pending.append((job, done))
+        if not self.draining:
+            self.draining = True
+            loop.create_task(self._drain())
+        await asyncio.shield(done)
+
+    async def _drain(self) -> None:
+        try:
+            await asyncio.sleep(0)  # the closings read in the same loop pass join this batch
+            while self.pending:
+                batch = self.pending[:self.MAX_BATCH]
+                del self.pending[:self.MAX_BATCH]
+                try:
+                    await db_call(run_close_jobs)([job for job, _ in batch])
+                except Exception:  # run_close_jobs catches its jobs' errors: a thread died
+                    log.exception("closing sockets: the batch failed")
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+        finally:
+            self.draining = False
+
+
+_closings: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Closings] = (
+    weakref.WeakKeyDictionary())
+
+
+async def on_close(job: CloseJob) -> None:
+    """Run ``job`` with the other closings of this loop's current burst (``Closings``)."""
+    loop = asyncio.get_running_loop()
+    closings = _closings.get(loop)
+    if closings is None:
+        closings = _closings[loop] = Closings()
+    await closings.run(job)
 
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -211,7 +289,12 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         await self.leave_hub()
         keys, self.registry_keys = getattr(self, "registry_keys", []), []
         if keys:
-            await off_loop(discipline.socket_release)(keys, self.channel_name)
+            socket_id = self.channel_name
+
+            def released() -> None:
+                discipline.socket_release(keys, socket_id)
+
+            await on_close(released)
 
     async def leave_hub(self) -> None:
         for group in self.hub_groups:
@@ -496,19 +579,23 @@ class GameConsumer(_ProtocolConsumer):
         if not keys and not member:
             return
 
-        def closed() -> None:
-            discipline.socket_release(keys, self.channel_name)
+        socket_id, game_id = self.channel_name, self.game_id
+
+        def closed() -> tuple[str, dict[str, Any]] | None:
+            discipline.socket_release(keys, socket_id)
             if not member:
-                return
+                return None
             # The seats cannot have changed since the game was read unless it was
             # still waiting for a player; presence needs nothing else of it.
             game = seen
             if game is None or game.status == Game.Status.WAITING:
-                game = selectors.game_get(game_id=self.game_id)
-            if game is not None:
-                services.game_presence_close(game=game, member=member)
+                game = selectors.game_get(game_id=game_id)
+            if game is None:
+                return None
+            payload = services.game_presence_close(game=game, member=member, publish=False)
+            return (game_id, payload) if payload is not None else None
 
-        await db_call(closed)()
+        await on_close(closed)
 
     def _state(self) -> tuple[int, dict[str, Any]] | None:
         game = selectors.game_get(game_id=self.game_id)

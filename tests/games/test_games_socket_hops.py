@@ -1,10 +1,13 @@
 """What opening and closing a game socket costs the event loop: one worker-thread call each
-way (player, caps, game and presence together), and the session's user looked up lazily
-inside that call (``kondavo.accounts.middleware.LazyUserMiddleware``), not in a thread hop of
-its own for every handshake."""
+way (player, caps, game and presence together; a burst of closings shares one), and the
+session's user looked up lazily inside that call
+(``kondavo.accounts.middleware.LazyUserMiddleware``), not in a thread hop of its own for
+every handshake."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -18,7 +21,7 @@ from socket_helpers import counting_db_call
 
 from kondavo.accounts.middleware import LazyUserMiddleware, SessionUserMiddlewareStack
 from kondavo.accounts.services import player_for_user
-from kondavo.games import consumers
+from kondavo.games import consumers, events, presence
 from kondavo.games.routing import websocket_urlpatterns
 from kondavo.games.services import game_create
 
@@ -46,7 +49,52 @@ async def test_a_spectator_socket_costs_one_thread_call_to_open_and_one_to_close
     assert frame["t"] == "state" and frame["d"]["you"] is None
     assert calls == ["opened"] and thread_calls == []
     await comm.disconnect()
-    assert calls == ["opened", "closed"] and thread_calls == []
+    assert calls == ["opened", "run_close_jobs"] and thread_calls == []
+
+
+async def test_a_crowd_closing_together_shares_worker_calls_and_one_presence_publish(
+        guest_factory: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    white = await database_sync_to_async(guest_factory)()
+    game = await database_sync_to_async(game_create)(
+        creator=white, ruleset="english", color="white", time_control="untimed")
+    crowd = []
+    for _ in range(30):
+        comm = WebsocketCommunicator(
+            SessionUserMiddlewareStack(URLRouter(websocket_urlpatterns)), f"/ws/game/{game.id}/")
+        assert (await comm.connect(timeout=TIMEOUT))[0]
+        assert (await comm.receive_json_from(timeout=TIMEOUT))["t"] == "state"
+        crowd.append(comm)
+    assert presence.store().view(game.id, time.time()).spectators == 30
+    calls: list[str] = []
+    monkeypatch.setattr(consumers, "db_call", counting_db_call(calls))
+    published: list[tuple[str, dict[str, Any]]] = []
+    real_publish = events.publish_presence
+    monkeypatch.setattr(events, "publish_presence",
+                        lambda game_id, payload: published.append((game_id, payload))
+                        or real_publish(game_id, payload))
+    await asyncio.gather(*(comm.disconnect() for comm in crowd))
+    # 30 closings, one or two batches (the first may start before the others are read)
+    assert calls and set(calls) == {"run_close_jobs"} and len(calls) <= 2, calls
+    assert presence.store().view(game.id, time.time()).spectators == 0  # every one closed
+    assert 1 <= len(published) <= len(calls), published  # each batch tells the game once
+    assert {game_id for game_id, _ in published} == {game.id}
+    assert published[-1][1]["spectators"] == 0
+
+
+async def test_a_failing_closing_job_does_not_stop_the_others_of_its_batch() -> None:
+    done: list[int] = []
+
+    def ok(i: int) -> consumers.CloseJob:
+        def job() -> None:
+            done.append(i)
+        return job
+
+    def broken() -> None:
+        raise ConnectionError("presence store down")
+
+    await asyncio.gather(consumers.on_close(ok(1)), consumers.on_close(broken),
+                         consumers.on_close(ok(2)))
+    assert sorted(done) == [1, 2]
 
 
 async def test_the_session_user_is_looked_up_only_when_used_and_in_a_thread() -> None:

@@ -80,16 +80,18 @@ def game_heartbeats(beats: list[Beat], now: datetime | None = None,
     return out
 
 
-def game_presence_close(*, game: Game, member: str,
-                        now: datetime | None = None) -> dict[str, Any]:
-    """A socket closed cleanly: gone now; tells the game's sockets."""
+def game_presence_close(*, game: Game, member: str, now: datetime | None = None,
+                        publish: bool = True) -> dict[str, Any] | None:
+    """A socket closed cleanly: gone now; tells the game's sockets (``publish``), or leaves
+    that to the caller (a batch of closings tells each game once). The presence payload, or
+    None when the presence store could not be reached (nothing to tell)."""
     at = clock.resolve(now).timestamp()
     try:
         view: presence.PresenceView | None = presence.store().close(game.id, member, at)
     except Exception:
         log.warning("presence store unavailable", exc_info=True)
-        view = None
+        return None
     payload = wire.presence_payload(game, view)
-    if view is not None:
+    if publish:
         events.publish_presence(game.id, payload)
     return payload
