@@ -476,6 +476,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their identity for a year
 
+# Django's hashers, with its PBKDF2 one computed on low-priority threads of its own
+# (kondavo/accounts/hashers.py): a burst of sign-ups never slows the moves of live games.
+PASSWORD_HASHERS = [
+    "kondavo.accounts.hashers.BackgroundPBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+KONDAVO_PASSWORD_HASH_THREADS = env_int("KONDAVO_PASSWORD_HASH_THREADS", 2)
+KONDAVO_PASSWORD_HASH_NICE = env_int("KONDAVO_PASSWORD_HASH_NICE", 19)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
