@@ -46,9 +46,10 @@ if settings.KONDAVO_SERVE_STATIC:
 
 # Each HTTP request's thread-sensitive work on a pooled thread, not a thread started (and
 # joined by another) per request (kondavo/middleware.py).
-from kondavo.middleware import RequestThreads  # noqa: E402
+# A 429 is answered a second late, after Django is done with it (kondavo/middleware.py).
+from kondavo.middleware import LateRefusals, RequestThreads  # noqa: E402
 
-http_app = RequestThreads(http_app)
+http_app = LateRefusals(RequestThreads(http_app))
 
 application = ProtocolTypeRouter(
     {

@@ -17,19 +17,32 @@
   Django adapt once there; every middleware above it runs sync, one after the other, in
   the request's thread (four hops: into the thread, the view, the signals).
 
-Both cut the CPU a web process spends per request (bench/results/live.md, "Fifth round"):
-what a flood of refused requests (the analysis board's 429s, a scanner's 404s) takes from
-live play on the same machine.
+- ``LateRefusals`` (around ``RequestThreads``): an HTTP 429 (a rate limit, the login
+  lockout, the analysis board's one-request-in-flight) is sent ``KONDAVO_HTTP_REFUSE_DELAY``
+  seconds late (default 1), as the websocket opening gate answers its 403s
+  (``kondavo.games.discipline.ConnectGateMiddleware``). A refused request still costs its
+  parsing and Django's middleware chain (about 5 CPU ms); a client that asks again as soon
+  as it is refused, ignoring ``Retry-After``, now asks once a second per connection
+  instead of as fast as the server answers. The response waits after Django is done with
+  it (no thread is held); at most ``KONDAVO_HTTP_REFUSE_HELD`` (2,000) wait at once in a
+  process, beyond which they are sent at once. An honest visitor meets a 429 rarely and
+  loses a second.
+
+Together they cut the CPU a web process spends on requests (bench/results/live.md, "Fifth
+round", "Seventh round"): what a flood of refused requests (the analysis board's 429s, a
+scanner's 404s) takes from live play on the same machine.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 
 # Executors kept idle for the next requests; a burst beyond them gets new ones, shut down
@@ -87,6 +100,46 @@ class RequestThreads:
                 await self.app(scope, receive, send)
         finally:
             self._give_back(executor)
+
+
+class LateRefusals:
+    """ASGI middleware: HTTP 429 responses are sent late (see the module)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.held = 0  # responses waiting now (for tests and the lab)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        delay = float(getattr(settings, "KONDAVO_HTTP_REFUSE_DELAY", 1.0))
+        limit = int(getattr(settings, "KONDAVO_HTTP_REFUSE_HELD", 2000))
+        kept: list[dict[str, Any]] = []
+
+        async def sending(message: dict[str, Any]) -> None:
+            if kept:
+                kept.append(message)
+            elif (message["type"] == "http.response.start" and message.get("status") == 429
+                  and delay > 0 and self.held < limit):
+                self.held += 1
+                kept.append(message)
+            else:
+                await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except BaseException:
+            if kept:
+                self.held -= 1
+            raise
+        if kept:
+            try:
+                await asyncio.sleep(delay)
+                for message in kept:
+                    await send(message)
+            finally:
+                self.held -= 1
 
 
 class SyncChainMiddleware:

@@ -17,7 +17,7 @@ from channels.testing import HttpCommunicator
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.asgi import get_asgi_application
 
-from kondavo.middleware import RequestThreads
+from kondavo.middleware import LateRefusals, RequestThreads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -109,3 +109,60 @@ async def test_the_middleware_chain_runs_without_a_hop_per_middleware(
     # when they run async (messages, clickjacking: three hops more).
     assert with_chain <= 4 and without_chain >= with_chain + 3, (with_chain, without_chain,
                                                                   hops)
+
+
+# --------------------------------------------------------------------------- LateRefusals
+
+def answering(status: int, finished: list[float]) -> Any:
+    """An ASGI app answering ``status``; records when it returned."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+        finished.append(time.perf_counter())
+
+    return app
+
+
+async def call(app: Any) -> tuple[list[tuple[float, dict[str, Any]]], float]:
+    """(each message sent with its time, when the call started)."""
+    sent: list[tuple[float, dict[str, Any]]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append((time.perf_counter(), message))
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    start = time.perf_counter()
+    await app({"type": "http", "method": "POST", "path": "/x"}, receive, send)
+    return sent, start
+
+
+async def test_a_429_is_sent_late_after_the_app_is_done(settings: Any) -> None:
+    settings.KONDAVO_HTTP_REFUSE_DELAY = 0.4
+    finished: list[float] = []
+    late = LateRefusals(answering(429, finished))
+    sent, start = await call(late)
+    assert [m["type"] for _, m in sent] == ["http.response.start", "http.response.body"]
+    assert sent[0][1]["status"] == 429
+    assert finished[0] - start < 0.2  # Django (and its thread) was done at once
+    assert sent[0][0] - finished[0] >= 0.39  # the answer waited after it
+    assert late.held == 0
+
+
+async def test_other_answers_go_at_once_and_the_held_are_bounded(settings: Any) -> None:
+    settings.KONDAVO_HTTP_REFUSE_DELAY = 0.4
+    settings.KONDAVO_HTTP_REFUSE_HELD = 1
+    finished: list[float] = []
+    ok = LateRefusals(answering(200, finished))
+    sent, start = await call(ok)
+    assert sent[0][1]["status"] == 200 and sent[-1][0] <= finished[0]  # before the app ended
+    late = LateRefusals(answering(429, finished))
+    (first, s1), (second, s2) = await asyncio.gather(call(late), call(late))
+    delays = sorted([first[0][0] - s1, second[0][0] - s2])
+    assert delays[0] < 0.2 and delays[1] >= 0.39, delays  # one held, one sent at once
+    assert late.held == 0
+    settings.KONDAVO_HTTP_REFUSE_DELAY = 0  # off
+    sent, start = await call(late)
+    assert sent[0][0] - start < 0.2

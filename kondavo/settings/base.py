@@ -688,6 +688,10 @@ KONDAVO_WS_CONNECT_RATE = float(env_str("KONDAVO_WS_CONNECT_RATE") or 10)
 KONDAVO_WS_CONNECT_BURST = float(env_str("KONDAVO_WS_CONNECT_BURST") or 40)
 KONDAVO_WS_REFUSE_DELAY = env_seconds("KONDAVO_WS_REFUSE_DELAY", 1.0)
 KONDAVO_WS_REFUSE_HELD = env_int("KONDAVO_WS_REFUSE_HELD", 2000)
+# An HTTP 429 is sent this many seconds late (kondavo.middleware.LateRefusals), at most
+# this many waiting at once per process.
+KONDAVO_HTTP_REFUSE_DELAY = env_seconds("KONDAVO_HTTP_REFUSE_DELAY", 1.0)
+KONDAVO_HTTP_REFUSE_HELD = env_int("KONDAVO_HTTP_REFUSE_HELD", 2000)
 # Threads per web process for the seated players' game actions (moves, takebacks, offers):
 # apart from the pool that opens and closes sockets, so a crowd never delays a move.
 KONDAVO_PLAY_THREADS = env_int("KONDAVO_PLAY_THREADS", 4)
