@@ -72,9 +72,12 @@ _openings: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphor
 
 def opening_slot() -> asyncio.Semaphore:
     """At most ``KONDAVO_WS_OPENINGS`` sockets of this process are being admitted at once
-    (player, caps, the first state): a crowd arriving together is let in a few at a time,
-    so the frames of the sockets already open are not stuck behind hundreds of admissions
-    in the loop and the thread pool."""
+    (player, caps, the first state; default 1): a crowd arriving together is let in one
+    at a time, so the frames of the sockets already open are not stuck behind hundreds of
+    admissions in the loop and the thread pool. An admission is mostly Python in a worker
+    thread, and each such thread running at once takes an equal share of the interpreter
+    lock from the event loop: in the crowd attack, 8 at once left the loop waiting tens of
+    milliseconds at every step (bench/results/live.md, "Seventh round")."""
     loop = asyncio.get_running_loop()
     slot = _openings.get(loop)
     if slot is None:

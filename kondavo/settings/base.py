@@ -695,8 +695,8 @@ KONDAVO_HTTP_REFUSE_HELD = env_int("KONDAVO_HTTP_REFUSE_HELD", 2000)
 # Threads per web process for the seated players' game actions (moves, takebacks, offers):
 # apart from the pool that opens and closes sockets, so a crowd never delays a move.
 KONDAVO_PLAY_THREADS = env_int("KONDAVO_PLAY_THREADS", 4)
-# Sockets being admitted at once per web process (a crowd is let in a few at a time).
-KONDAVO_WS_OPENINGS = env_int("KONDAVO_WS_OPENINGS", 8)
+# Sockets being admitted at once per web process (a crowd is let in one at a time).
+KONDAVO_WS_OPENINGS = env_int("KONDAVO_WS_OPENINGS", 1)
 KONDAVO_WS_MAX_PER_PLAYER = env_int("KONDAVO_WS_MAX_PER_PLAYER", 20)
 KONDAVO_WS_MAX_ANON_PER_IP = env_int("KONDAVO_WS_MAX_ANON_PER_IP", 100)
 KONDAVO_WS_MAX_PER_IP = env_int("KONDAVO_WS_MAX_PER_IP", 1000)
