@@ -694,7 +694,7 @@ KONDAVO_HTTP_REFUSE_DELAY = env_seconds("KONDAVO_HTTP_REFUSE_DELAY", 1.0)
 KONDAVO_HTTP_REFUSE_HELD = env_int("KONDAVO_HTTP_REFUSE_HELD", 2000)
 # Threads per web process for the seated players' game actions (moves, takebacks, offers):
 # apart from the pool that opens and closes sockets, so a crowd never delays a move.
-KONDAVO_PLAY_THREADS = env_int("KONDAVO_PLAY_THREADS", 4)
+KONDAVO_PLAY_THREADS = env_int("KONDAVO_PLAY_THREADS", 2)
 # Sockets being admitted at once per web process (a crowd is let in one at a time).
 KONDAVO_WS_OPENINGS = env_int("KONDAVO_WS_OPENINGS", 1)
 KONDAVO_WS_MAX_PER_PLAYER = env_int("KONDAVO_WS_MAX_PER_PLAYER", 20)
