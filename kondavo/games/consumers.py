@@ -137,18 +137,18 @@ class Closings:
 
     def __init__(self) -> None:
         self.pending: list[tuple[CloseJob, asyncio.Future[None]]] = []
-        self.draining = False
+        self.drainer: asyncio.Task[None] | None = None  # kept: a task is weakly held
 
     async def run(self, job: CloseJob) -> None:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self.pending.append((job, done))
-        if not self.draining:
-            self.draining = True
-            loop.create_task(self._drain())
+        if self.drainer is None:
+            self.drainer = loop.create_task(self._drain())
         await asyncio.shield(done)
 
     async def _drain(self) -> None:
+        batch: list[tuple[CloseJob, asyncio.Future[None]]] = []
         try:
             await asyncio.sleep(0)  # the closings read in the same loop pass join this batch
             while self.pending:
@@ -158,11 +158,18 @@ class Closings:
                     await db_call(run_close_jobs)([job for job, _ in batch])
                 except Exception:  # run_close_jobs catches its jobs' errors: a thread died
                     log.exception("closing sockets: the batch failed")
-                for _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
-        finally:
-            self.draining = False
+                self._settle(batch)
+        finally:  # cancelled (the server stops): nobody waits for ever
+            self._settle(batch)
+            self._settle(self.pending)
+            self.pending = []
+            self.drainer = None
+
+    @staticmethod
+    def _settle(batch: list[tuple[CloseJob, asyncio.Future[None]]]) -> None:
+        for _, done in batch:
+            if not done.done():
+                done.set_result(None)
 
 
 _closings: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Closings] = (
