@@ -25,8 +25,8 @@
   as it is refused, ignoring ``Retry-After``, now asks once a second per connection
   instead of as fast as the server answers. The response waits after Django is done with
   it (no thread is held); at most ``KONDAVO_HTTP_REFUSE_HELD`` (2,000) wait at once in a
-  process, beyond which they are sent at once. An honest visitor meets a 429 rarely and
-  loses a second.
+  process, beyond which they are sent at once (``LateAnswers``, shared with the opening
+  gate). An honest visitor meets a 429 rarely and loses a second.
 
 Together they cut the CPU a web process spends on requests (bench/results/live.md, "Fifth
 round", "Seventh round"): what a flood of refused requests (the analysis board's 429s, a
@@ -102,27 +102,54 @@ class RequestThreads:
             self._give_back(executor)
 
 
+class LateAnswers:
+    """Refusals answered late, one mechanism for HTTP 429s (``LateRefusals``) and refused
+    websocket openings (``kondavo.games.discipline.ConnectGateMiddleware``): a refusal that
+    ``reserve``s a place waits ``delay_setting`` seconds (``wait``); at most
+    ``held_setting`` wait at once in a process, beyond which (or with a delay of 0) the
+    refusal goes at once."""
+
+    def __init__(self, delay_setting: str, held_setting: str) -> None:
+        self.delay_setting, self.held_setting = delay_setting, held_setting
+        self.held = 0  # refusals waiting now (for tests and the lab)
+
+    def reserve(self) -> bool:
+        if (float(getattr(settings, self.delay_setting, 1.0)) > 0
+                and self.held < int(getattr(settings, self.held_setting, 2000))):
+            self.held += 1
+            return True
+        return False
+
+    async def wait(self) -> None:
+        """The reserved wait; its place is given back however it ends."""
+        try:
+            await asyncio.sleep(float(getattr(settings, self.delay_setting, 1.0)))
+        finally:
+            self.held -= 1
+
+    def cancel(self) -> None:
+        """Give back a place reserved but not waited for."""
+        self.held -= 1
+
+
 class LateRefusals:
     """ASGI middleware: HTTP 429 responses are sent late (see the module)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.held = 0  # responses waiting now (for tests and the lab)
+        self.late = LateAnswers("KONDAVO_HTTP_REFUSE_DELAY", "KONDAVO_HTTP_REFUSE_HELD")
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
-        delay = float(getattr(settings, "KONDAVO_HTTP_REFUSE_DELAY", 1.0))
-        limit = int(getattr(settings, "KONDAVO_HTTP_REFUSE_HELD", 2000))
         kept: list[dict[str, Any]] = []
 
         async def sending(message: dict[str, Any]) -> None:
             if kept:
                 kept.append(message)
             elif (message["type"] == "http.response.start" and message.get("status") == 429
-                  and delay > 0 and self.held < limit):
-                self.held += 1
+                  and self.late.reserve()):
                 kept.append(message)
             else:
                 await send(message)
@@ -131,15 +158,12 @@ class LateRefusals:
             await self.app(scope, receive, sending)
         except BaseException:
             if kept:
-                self.held -= 1
+                self.late.cancel()
             raise
         if kept:
-            try:
-                await asyncio.sleep(delay)
-                for message in kept:
-                    await send(message)
-            finally:
-                self.held -= 1
+            await self.late.wait()
+            for message in kept:
+                await send(message)
 
 
 class SyncChainMiddleware:

@@ -29,7 +29,6 @@ address of ``kondavo.proxy``). Every limit is a setting; 0 turns a cap off.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -40,6 +39,7 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from kondavo.limits import address_key
+from kondavo.middleware import LateAnswers
 from kondavo.redis_clients import StoreForSettings
 
 log = logging.getLogger(__name__)
@@ -252,7 +252,7 @@ class ConnectGateMiddleware:
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.held = 0
+        self.late = LateAnswers("KONDAVO_WS_REFUSE_DELAY", "KONDAVO_WS_REFUSE_HELD")
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
@@ -260,13 +260,8 @@ class ConnectGateMiddleware:
         if connect_gate.allow(owner_of(scope, None).address):
             return await self.app(scope, receive, send)
         await receive()  # websocket.connect
-        delay = _setting("KONDAVO_WS_REFUSE_DELAY", 1.0)
-        if delay > 0 and self.held < _setting("KONDAVO_WS_REFUSE_HELD", 2000):
-            self.held += 1
-            try:
-                await asyncio.sleep(delay)
-            finally:
-                self.held -= 1
+        if self.late.reserve():
+            await self.late.wait()
         await send({"type": "websocket.close", "code": 1000})  # before accept: a 403
 
 
