@@ -21,7 +21,8 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
@@ -45,6 +46,7 @@ from kondavo.outages import OUTAGE_ERRORS, outage_frame_error
 from kondavo.ratelimits import creation_limit
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 __all__ = ["CLOSE_FLOOD", "CLOSE_REFUSED", "CLOSE_TOO_LARGE", "GameConsumer", "LobbyConsumer",
            "ProtocolConsumer"]
@@ -78,11 +80,19 @@ def opening_slot() -> asyncio.Semaphore:
     thread, and each such thread running at once takes an equal share of the interpreter
     lock from the event loop: in the crowd attack, 8 at once left the loop waiting tens of
     milliseconds at every step (bench/results/live.md, "Seventh round")."""
+    return _of_this_loop(
+        _openings, lambda: asyncio.Semaphore(max(1, int(settings.KONDAVO_WS_OPENINGS))))
+
+
+def _of_this_loop(table: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _T],
+                  make: Callable[[], _T]) -> _T:
+    """The running loop's entry of ``table`` (made on first use): asyncio objects belong to
+    one loop, and tests run several."""
     loop = asyncio.get_running_loop()
-    slot = _openings.get(loop)
-    if slot is None:
-        slot = _openings[loop] = asyncio.Semaphore(max(1, int(settings.KONDAVO_WS_OPENINGS)))
-    return slot
+    found = table.get(loop)
+    if found is None:
+        found = table[loop] = make()
+    return found
 
 
 def play_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -178,11 +188,7 @@ _closings: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Closings] = (
 
 async def on_close(job: CloseJob) -> None:
     """Run ``job`` with the other closings of this loop's current burst (``Closings``)."""
-    loop = asyncio.get_running_loop()
-    closings = _closings.get(loop)
-    if closings is None:
-        closings = _closings[loop] = Closings()
-    await closings.run(job)
+    await _of_this_loop(_closings, Closings).run(job)
 
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -299,12 +305,7 @@ class _ProtocolConsumer(AsyncJsonWebsocketConsumer):
         await self.leave_hub()
         keys, self.registry_keys = getattr(self, "registry_keys", []), []
         if keys:
-            socket_id = self.channel_name
-
-            def released() -> None:
-                discipline.socket_release(keys, socket_id)
-
-            await on_close(released)
+            await on_close(partial(discipline.socket_release, keys, self.channel_name))
 
     async def leave_hub(self) -> None:
         for group in self.hub_groups:
