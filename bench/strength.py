@@ -914,10 +914,10 @@ def peers(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     for ruleset in rulesets:
         matches.append((ruleset, f"today's L8 {t}s", baseline_player(t, theirs)))
     hubs: list[HubOpponent] = []
+    names = dict(pair.split("=", 1) for pair in args.hub_variant or ())
     for spec in args.hub or ():
         label, _, command = spec.partition("=")
         for ruleset in rulesets:
-            names = dict(pair.split("=", 1) for pair in args.hub_variant or ())
             hubs.append(HubOpponent(command, t, theirs, cwd=args.hub_cwd, names=names))
             matches.append((ruleset, f"{label} {t}s", hubs[-1]))
     for ruleset, name, opponent in matches:
