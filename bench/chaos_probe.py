@@ -47,7 +47,7 @@ class ProbeMove:
     confirmed: float | None = None
     arrived: float | None = None
     refused: str | None = None
-    given_up: float | None = None  # when the probe stopped waiting for its answer
+    given_up: bool = False  # the probe stopped waiting for its answer
     late: str | None = None  # the answer that came after that (an error code, or "move")
     late_after: float | None = None  # seconds from sending to that late answer
 
@@ -180,7 +180,7 @@ class Probe:
             mover = "white" if ply % 2 == 0 else "black"
             if side == mover and m.confirmed is None:
                 m.confirmed = now
-                if m.given_up is not None and m.late is None:
+                if m.given_up and m.late is None:
                     m.late, m.late_after = "move", now - m.sent
             elif side != mover and m.arrived is None:
                 m.arrived = now
@@ -205,7 +205,7 @@ class Probe:
                 last_ping = now
             pending = st["pending"]
             if pending is not None and time.perf_counter() - pending.sent > PENDING_GIVE_UP:
-                pending.given_up = time.perf_counter()
+                pending.given_up = True
                 st["given_up"] = pending
                 st["pending"] = None  # never answered: play on (it counts as lost if so)
                 await ws.send('{"t":"resync"}')
