@@ -80,8 +80,9 @@ application = TrustedProxyMiddleware(
     application, TrustedProxies(parse_trusted(settings.KONDAVO_TRUSTED_PROXIES)))
 
 # Under Daphne, each websocket's frame budget is spent in the protocol, before a frame is
-# queued for the application (kondavo.games.discipline.guard_daphne); autobahn's per-opening
-# debug formatting happens only when debug logging is on (lazy_autobahn_debug).
+# queued for the application (kondavo.games.discipline.guard_daphne); autobahn's debug
+# formatting (at every opening, frame sent and close) happens only when a debug line is
+# written (lazy_autobahn_debug).
 from kondavo.games.discipline import guard_daphne, lazy_autobahn_debug  # noqa: E402
 
 guard_daphne()

@@ -287,3 +287,30 @@ async def test_a_move_runs_on_the_players_threads(seated: Any, monkeypatch: Any)
     assert len(threads) == 1 and threads[0].startswith("play")
     for comm in (cw, cb):
         await comm.disconnect()
+
+
+def test_autobahn_debug_arguments_are_formatted_only_when_written() -> None:
+    """autobahn builds its debug lines' arguments at every frame sent and every close;
+    after ``lazy_autobahn_debug`` they are placeholders that format, when a line is
+    written, exactly as autobahn's own helpers would have."""
+    import pprint
+
+    from autobahn import util
+    from autobahn.twisted import websocket as twisted_websocket
+    from autobahn.websocket import protocol
+
+    from kondavo.games.discipline import lazy_autobahn_debug
+
+    assert lazy_autobahn_debug()
+    assert lazy_autobahn_debug()  # a second call changes nothing
+    line = "{func} sent"  # formatted as a log line is, by str.format
+    examples = {"hltype": protocol.WebSocketProtocol.sendData, "hlval": "tcp4:10.1.2.3:40000"}
+    for module in (protocol, twisted_websocket):
+        for name, arg in examples.items():
+            placeholder = getattr(module, name)(arg)
+            assert not isinstance(placeholder, str)
+            assert line.format(func=placeholder) == f"{getattr(util, name)(arg)} sent"
+            assert getattr(module, name).__wrapped__ is getattr(util, name)
+    config = {"maxFramePayloadSize": 65536, "autoPingInterval": 0}
+    assert str(protocol.pformat(config)) == pprint.pformat(config)
+    assert protocol.pformat(config, indent=4) == pprint.pformat(config, indent=4)
