@@ -56,7 +56,16 @@ _PROVERS: dict[str, Prover] = {}
 
 def prover_for(key: str) -> Prover:
     """English with its endgame tables (solved once on a machine, then read from the
-    cache), the others without (the suite runs with KONDAVO_ENGINE_TABLES=off)."""
+    cache), the others without (the suite runs with KONDAVO_ENGINE_TABLES=off). The English
+    tables are solved here when the cache lacks them: a process with Redis configured
+    solves none in the background (``bots.apps.tables_solved_off_requests``), so without
+    this the tests would depend on another test having left the file behind."""
+    if key == "english" and key not in _PROVERS and native_supported(get_variant(key)):
+        from bots.engine import tables
+        from bots.engine.native import NativeEngine
+
+        engine = NativeEngine(get_variant(key), tt_mb=1)
+        tables.load_or_solve(engine, tables.pieces_for(engine))
     if key not in _PROVERS:
         _PROVERS[key] = Prover(get_variant(key), Settings(), tt_mb=4,
                                tables="wait" if key == "english" else None)
