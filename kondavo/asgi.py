@@ -83,10 +83,16 @@ application = TrustedProxyMiddleware(
 # queued for the application (kondavo.games.discipline.guard_daphne); autobahn's debug
 # formatting (at every opening, frame sent and close) happens only when a debug line is
 # written (lazy_autobahn_debug).
-from kondavo.games.discipline import guard_daphne, lazy_autobahn_debug  # noqa: E402
+# Daphne's event loop serves the seated players' sockets first (players_first).
+from kondavo.games.discipline import (  # noqa: E402
+    guard_daphne,
+    lazy_autobahn_debug,
+    players_first,
+)
 
 guard_daphne()
 lazy_autobahn_debug()
+players_first()
 
 # Last, with everything loaded: the garbage collector's thresholds for a heap of many live
 # sockets (KONDAVO_GC_THRESHOLDS in the settings). Not ``gc.freeze()`` as well: with the

@@ -142,6 +142,17 @@ class LocalBus:
 # --------------------------------------------------------------------------- Redis
 
 
+def _serve_first(connection: Any) -> bool:
+    """The event loop serves this pub/sub connection's socket before the crowd's
+    (``kondavo.games.discipline.PlayersFirst``). redis-py keeps its stream writer private;
+    without one (another client version), nothing changes."""
+    from kondavo.games.discipline import prioritize_fd
+
+    transport = getattr(getattr(connection, "_writer", None), "transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    return prioritize_fd(sock.fileno()) if sock is not None else False
+
+
 class RedisSubscription(Subscription):
     """One pub/sub connection per shard, each read by its own task."""
 
@@ -156,6 +167,7 @@ class RedisSubscription(Subscription):
         # open a connection, and only the second would be read.
         self.locks = [asyncio.Lock() for _ in range(n)]
         self.confirm: dict[bytes, asyncio.Future[None]] = {}
+        self.served_first: list[Any] = [None] * n  # the connection each shard's is
 
     def _pubsub(self, shard: int) -> Any:
         ps = self.pubsubs[shard]
@@ -253,6 +265,10 @@ class RedisSubscription(Subscription):
                         return  # nothing to read on this shard; ``add`` starts a reader
                     await asyncio.sleep(0.05)  # a subscribe is on its way
                     continue
+                if ps.connection is not self.served_first[shard]:
+                    # Every move from another process arrives here: served before a crowd.
+                    self.served_first[shard] = ps.connection
+                    _serve_first(ps.connection)
                 message = await ps.get_message(timeout=None)
             except asyncio.CancelledError:
                 raise

@@ -537,6 +537,7 @@ class GameConsumer(_ProtocolConsumer):
         version, state, seated = result
         if seated:
             await self.subscribe(self.group, PLAYERS)
+            discipline.prioritize_socket(self.scope)
         self.version = version
         self.presence_sent = _presence_key(state["presence"])
         await self.send_frame("state", state)

@@ -180,7 +180,151 @@ def guard_daphne() -> bool:
 
     WebSocketProtocol.onMessage = on_message
     WebSocketProtocol.kondavo_guarded = True
+
+    # A websocket's scope carries its socket's file descriptor (SOCKET_FD_KEY), so a
+    # seated player's socket can be served first (prioritize_socket).
+    from daphne.server import Server
+
+    create_application = Server.create_application
+
+    def with_socket_fd(self: Any, protocol: Any, scope: dict[str, Any]) -> Any:
+        if scope.get("type") == "websocket":
+            try:
+                scope[SOCKET_FD_KEY] = int(protocol.transport.fileno())
+            except (AttributeError, TypeError, ValueError, OSError):
+                pass
+        return create_application(self, protocol, scope)
+
+    Server.create_application = with_socket_fd
     return True
+
+
+class PlayersFirst:
+    """The event loop's epoll object with the seated players' sockets served first and the
+    others a slice at a time.
+
+    asyncio asks epoll for every ready socket and runs all their callbacks before anything
+    else, so when 900 spectators close in the same millisecond, a player's move waits
+    behind all 900 close handshakes at every step of its way through the loop. Here the
+    players' sockets (``prioritize``) live in an epoll set of their own, polled first at
+    every turn; the others are asked for at most ``cap`` at a time. Epoll is level-triggered
+    and its ready list round-robin (a socket reported and still ready goes to the back), so
+    every socket is served in turn, a burst in slices, with the players' reads and the
+    callbacks already queued (a move's next step) between the slices. The players' set is
+    itself registered in the main set, so a turn that would block wakes for either."""
+
+    def __init__(self, epoll: Any, cap: int) -> None:
+        import select
+
+        self._main = epoll
+        self._first = select.epoll()
+        self._first_fd = self._first.fileno()
+        self._main.register(self._first_fd, select.EPOLLIN)
+        self._masks: dict[int, int] = {}  # every registered socket's events
+        self._prior: set[int] = set()  # the sockets in the players' set
+        self.cap = cap
+
+    def register(self, fd: int, events: int) -> None:
+        if fd in self._prior:  # a number reused after a close that skipped unregister
+            self._prior.discard(fd)
+            try:
+                self._first.unregister(fd)
+            except OSError:
+                pass
+        self._main.register(fd, events)
+        self._masks[fd] = events
+
+    def modify(self, fd: int, events: int) -> None:
+        (self._first if fd in self._prior else self._main).modify(fd, events)
+        self._masks[fd] = events
+
+    def unregister(self, fd: int) -> None:
+        self._masks.pop(fd, None)
+        if fd in self._prior:
+            self._prior.discard(fd)
+            self._first.unregister(fd)
+        else:
+            self._main.unregister(fd)
+
+    def prioritize(self, fd: int) -> bool:
+        """Serve this registered socket first from now on (until it is unregistered)."""
+        if fd in self._prior:
+            return True
+        events = self._masks.get(fd)
+        if events is None:
+            return False
+        self._main.unregister(fd)
+        self._first.register(fd, events)
+        self._prior.add(fd)
+        return True
+
+    def poll(self, timeout: float = -1, maxevents: int = -1) -> list[tuple[int, int]]:
+        first: list[tuple[int, int]] = self._first.poll(0) if self._prior else []
+        rest: list[tuple[int, int]] = self._main.poll(0 if first else timeout, self.cap + 1)
+        woken = False
+        for i, (fd, _) in enumerate(rest):
+            if fd == self._first_fd:
+                del rest[i]
+                woken = True
+                break
+        if woken and not first:
+            first = self._first.poll(0)
+        return first + rest
+
+    def close(self) -> None:
+        self._first.close()
+        self._main.close()
+
+    def fileno(self) -> int:
+        return int(self._main.fileno())
+
+
+def players_first(loop: Any = None) -> bool:
+    """Give ``loop`` (without one, Daphne's, when this process runs under Daphne) a
+    ``PlayersFirst`` epoll serving ``KONDAVO_LOOP_SOCKETS_PER_TURN`` other sockets a turn (0
+    leaves the loop as it is). False when there is no epoll-based loop to change."""
+    import selectors
+    import sys
+
+    cap = int(_setting("KONDAVO_LOOP_SOCKETS_PER_TURN", 32))
+    if loop is None:
+        loop = getattr(sys.modules.get("daphne.server"), "twisted_loop", None)
+    selector = getattr(loop, "_selector", None)
+    if cap <= 0 or not isinstance(selector, selectors.EpollSelector):
+        return False
+    inner = selector._selector  # type: ignore[attr-defined]
+    if isinstance(inner, PlayersFirst):
+        inner.cap = cap
+        return True
+    import select
+
+    first = PlayersFirst(inner, cap)
+    for key in selector.get_map().values():  # registered already (the loop's self-pipe)
+        first._masks[key.fd] = ((select.EPOLLIN if key.events & selectors.EVENT_READ else 0)
+                                | (select.EPOLLOUT if key.events & selectors.EVENT_WRITE
+                                   else 0))
+    selector._selector = first  # type: ignore[attr-defined]
+    return True
+
+
+SOCKET_FD_KEY = "kondavo.socket_fd"  # the socket's file descriptor, in a websocket's scope
+
+
+def prioritize_fd(fd: Any) -> bool:
+    """Serve this socket first on the running event loop: see ``PlayersFirst``. False when
+    the loop does not allow it or ``fd`` is not one of its sockets."""
+    import asyncio
+
+    selector = getattr(asyncio.get_running_loop(), "_selector", None)
+    inner = getattr(selector, "_selector", None)
+    if not isinstance(fd, int) or not isinstance(inner, PlayersFirst):
+        return False
+    return inner.prioritize(fd)
+
+
+def prioritize_socket(scope: dict[str, Any]) -> bool:
+    """Serve this websocket (a seated player's) first on its event loop."""
+    return prioritize_fd(scope.get(SOCKET_FD_KEY))
 
 
 class _LazyText:

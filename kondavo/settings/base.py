@@ -697,6 +697,10 @@ KONDAVO_HTTP_REFUSE_HELD = env_int("KONDAVO_HTTP_REFUSE_HELD", 2000)
 KONDAVO_PLAY_THREADS = env_int("KONDAVO_PLAY_THREADS", 2)
 # Sockets being admitted at once per web process (a crowd is let in one at a time).
 KONDAVO_WS_OPENINGS = env_int("KONDAVO_WS_OPENINGS", 1)
+# A web process's event loop serves the seated players' sockets first, then at most this
+# many other ready sockets a turn (a crowd closing at once is served in slices); 0: as
+# asyncio does, every ready socket in one turn.
+KONDAVO_LOOP_SOCKETS_PER_TURN = env_int("KONDAVO_LOOP_SOCKETS_PER_TURN", 32)
 KONDAVO_WS_MAX_PER_PLAYER = env_int("KONDAVO_WS_MAX_PER_PLAYER", 20)
 KONDAVO_WS_MAX_ANON_PER_IP = env_int("KONDAVO_WS_MAX_ANON_PER_IP", 100)
 KONDAVO_WS_MAX_PER_IP = env_int("KONDAVO_WS_MAX_PER_IP", 1000)

@@ -314,3 +314,84 @@ def test_autobahn_debug_arguments_are_formatted_only_when_written() -> None:
     config = {"maxFramePayloadSize": 65536, "autoPingInterval": 0}
     assert str(protocol.pformat(config)) == pprint.pformat(config)
     assert protocol.pformat(config, indent=4) == pprint.pformat(config, indent=4)
+
+
+def _order_of_a_burst(loop: asyncio.AbstractEventLoop, sockets: int,
+                      player: int | None = None) -> list[str]:
+    """``sockets`` readable at once, socket ``player`` (if any) served first by
+    ``PlayersFirst``; the first socket read schedules a follow-up (as a move's next step is
+    scheduled). The order in which the loop ran them."""
+    import socket
+
+    from kondavo.games.discipline import SOCKET_FD_KEY, prioritize_socket
+
+    pairs = [socket.socketpair() for _ in range(sockets)]
+    order: list[str] = []
+    done = loop.create_future()
+
+    def record(what: str) -> None:
+        order.append(what)
+        if len(order) == sockets + 1:
+            done.set_result(None)
+
+    def reader(i: int) -> None:
+        pairs[i][0].recv(16)
+        loop.remove_reader(pairs[i][0])
+        if not order:
+            loop.call_soon(record, "follow-up")
+        record(f"socket {i}")
+
+    async def prioritized() -> bool:
+        return prioritize_socket({SOCKET_FD_KEY: pairs[player][0].fileno()})
+
+    try:
+        for i, (ours, _) in enumerate(pairs):
+            loop.add_reader(ours, reader, i)
+        if player is not None:
+            assert loop.run_until_complete(prioritized())
+        for _, theirs in pairs:
+            theirs.send(b"x")
+        loop.run_until_complete(asyncio.wait_for(done, 5))
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+    return order
+
+
+def test_the_players_sockets_are_served_first_and_a_burst_in_slices(settings: Any) -> None:
+    """With ``PlayersFirst`` a seated player's socket is read before a burst of 40 others,
+    which are served 8 a turn with what the first read scheduled between the slices;
+    without it, the whole burst comes first. Every socket is served either way."""
+    from kondavo.games.discipline import players_first
+
+    everything = sorted(["follow-up"] + [f"socket {i}" for i in range(40)])
+    plain = asyncio.new_event_loop()
+    try:
+        order = _order_of_a_burst(plain, 40)
+    finally:
+        plain.close()
+    assert sorted(order) == everything
+    assert order.index("follow-up") == 40
+
+    settings.KONDAVO_LOOP_SOCKETS_PER_TURN = 8
+    fair = asyncio.new_event_loop()
+    try:
+        assert players_first(fair)
+        assert players_first(fair)  # a second call keeps one wrapper
+        order = _order_of_a_burst(fair, 40, player=39)
+        assert order[0] == "socket 39"  # the player, though its data came last
+        assert order.index("follow-up") <= 1 + 8 + 1
+        assert sorted(order) == everything
+        order = _order_of_a_burst(fair, 40)  # the numbers reused: nobody is first now
+        assert sorted(order) == everything
+        assert order.index("follow-up") <= 8 + 1
+    finally:
+        fair.close()
+
+    settings.KONDAVO_LOOP_SOCKETS_PER_TURN = 0
+    untouched = asyncio.new_event_loop()
+    try:
+        assert not players_first(untouched)
+    finally:
+        untouched.close()
