@@ -206,12 +206,13 @@ class PlayersFirst:
     asyncio asks epoll for every ready socket and runs all their callbacks before anything
     else, so when 900 spectators close in the same millisecond, a player's move waits
     behind all 900 close handshakes at every step of its way through the loop. Here the
-    players' sockets (``prioritize``) live in an epoll set of their own, polled first at
-    every turn; the others are asked for at most ``cap`` at a time. Epoll is level-triggered
-    and its ready list round-robin (a socket reported and still ready goes to the back), so
-    every socket is served in turn, a burst in slices, with the players' reads and the
-    callbacks already queued (a move's next step) between the slices. The players' set is
-    itself registered in the main set, so a turn that would block wakes for either."""
+    players' sockets (``prioritize``) live in an epoll set of their own, read first at
+    every turn and itself registered in the main set (a turn that waits wakes for a
+    player's socket); the main set is asked for at most ``cap`` ready sockets a turn.
+    Epoll is level-triggered and its ready list round-robin (a socket reported and still
+    ready goes to the back), so every socket is served in turn, a burst in slices, with
+    the players' reads and the callbacks already queued (a move's next step) between
+    the slices."""
 
     def __init__(self, epoll: Any, cap: int) -> None:
         import select
@@ -220,7 +221,6 @@ class PlayersFirst:
         self._first = select.epoll()
         self._first_fd = self._first.fileno()
         self._main.register(self._first_fd, select.EPOLLIN)
-        self._masks: dict[int, int] = {}  # every registered socket's events
         self._prior: set[int] = set()  # the sockets in the players' set
         self.cap = cap
 
@@ -232,43 +232,37 @@ class PlayersFirst:
             except OSError:
                 pass
         self._main.register(fd, events)
-        self._masks[fd] = events
 
     def modify(self, fd: int, events: int) -> None:
         (self._first if fd in self._prior else self._main).modify(fd, events)
-        self._masks[fd] = events
 
     def unregister(self, fd: int) -> None:
-        self._masks.pop(fd, None)
         if fd in self._prior:
             self._prior.discard(fd)
             self._first.unregister(fd)
         else:
             self._main.unregister(fd)
 
-    def prioritize(self, fd: int) -> bool:
-        """Serve this registered socket first from now on (until it is unregistered)."""
-        if fd in self._prior:
-            return True
-        events = self._masks.get(fd)
-        if events is None:
-            return False
-        self._main.unregister(fd)
-        self._first.register(fd, events)
-        self._prior.add(fd)
-        return True
+    def prioritize(self, fd: int, events: int) -> None:
+        """Serve this socket, registered for ``events``, first from now on (until it is
+        unregistered)."""
+        if fd not in self._prior:
+            self._main.unregister(fd)
+            self._first.register(fd, events)
+            self._prior.add(fd)
 
     def poll(self, timeout: float = -1, maxevents: int = -1) -> list[tuple[int, int]]:
+        # The players' set is read at every turn, not only when the main set reports it:
+        # behind more than ``cap`` ready sockets, its own turn in the main set could come
+        # several turns late.
         first: list[tuple[int, int]] = self._first.poll(0) if self._prior else []
         rest: list[tuple[int, int]] = self._main.poll(0 if first else timeout, self.cap + 1)
-        woken = False
         for i, (fd, _) in enumerate(rest):
             if fd == self._first_fd:
                 del rest[i]
-                woken = True
+                if not first:  # woken by a player's socket while waiting
+                    first = self._first.poll(0)
                 break
-        if woken and not first:
-            first = self._first.poll(0)
         return first + rest
 
     def close(self) -> None:
@@ -295,15 +289,8 @@ def players_first(loop: Any = None) -> bool:
     inner = selector._selector  # type: ignore[attr-defined]
     if isinstance(inner, PlayersFirst):
         inner.cap = cap
-        return True
-    import select
-
-    first = PlayersFirst(inner, cap)
-    for key in selector.get_map().values():  # registered already (the loop's self-pipe)
-        first._masks[key.fd] = ((select.EPOLLIN if key.events & selectors.EVENT_READ else 0)
-                                | (select.EPOLLOUT if key.events & selectors.EVENT_WRITE
-                                   else 0))
-    selector._selector = first  # type: ignore[attr-defined]
+    else:
+        selector._selector = PlayersFirst(inner, cap)  # type: ignore[attr-defined]
     return True
 
 
@@ -314,12 +301,19 @@ def prioritize_fd(fd: Any) -> bool:
     """Serve this socket first on the running event loop: see ``PlayersFirst``. False when
     the loop does not allow it or ``fd`` is not one of its sockets."""
     import asyncio
+    import select
+    import selectors
 
     selector = getattr(asyncio.get_running_loop(), "_selector", None)
     inner = getattr(selector, "_selector", None)
     if not isinstance(fd, int) or not isinstance(inner, PlayersFirst):
         return False
-    return inner.prioritize(fd)
+    key = selector.get_map().get(fd)  # type: ignore[union-attr]
+    if key is None:
+        return False
+    inner.prioritize(fd, (select.EPOLLIN if key.events & selectors.EVENT_READ else 0)
+                     | (select.EPOLLOUT if key.events & selectors.EVENT_WRITE else 0))
+    return True
 
 
 def prioritize_socket(scope: dict[str, Any]) -> bool:
