@@ -3,8 +3,12 @@
 In this order, each refusal carrying a ``Retry-After``:
 
 1. **one request in flight per visitor** (the visitor is the session when it is a real one,
-   else the trusted client address, ``kondavo.limits.client_ip``): a second one while the
-   first waits gets 429 ``busy``;
+   else the browser: its CSRF cookie, which every POST from the page carries, at the trusted
+   client address, ``kondavo.limits.client_ip``; else the address alone): a second one while
+   the first waits gets 429 ``busy``. Reading a page never makes a session, so two visitors
+   without one behind the same address (a household, a carrier's NAT, a second browser) do
+   not hold each other up; a client that makes up cookies gains no more than one that makes
+   new sessions, as the address's rate below is counted whatever it sends;
 2. **a sliding-window rate** (``KONDAVO_ANALYSIS_RATE`` a minute) counted for the address
    and for the session (``kondavo.ratelimits``): 429 ``rate_limited``; a forged header or
    a new session does not give a new budget, the address is always counted;
@@ -20,6 +24,7 @@ process that dies holding one loses it within seconds. The site-wide cap is
 
 from __future__ import annotations
 
+import hashlib
 import random
 import uuid
 from dataclasses import dataclass, field
@@ -72,12 +77,23 @@ def session_key(request: HttpRequest) -> str | None:
     return session.session_key or None
 
 
+def browser_key(request: HttpRequest) -> str | None:
+    """A digest of the request's CSRF cookie (the secret itself is never stored)."""
+    secret = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    if not secret:
+        return None
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()[:24]
+
+
 def visitor_keys(request: HttpRequest) -> tuple[str, list[str]]:
     """(the visitor's one-in-flight key, the keys its rate is counted for)."""
     ip = f"ip:{client_ip(request)}"
     session = session_key(request)
     rate_keys = [ip] + ([f"session:{session}"] if session else [])
-    return (f"session:{session}" if session else ip), rate_keys
+    if session:
+        return f"session:{session}", rate_keys
+    browser = browser_key(request)
+    return (f"{ip}:browser:{browser}" if browser else ip), rate_keys
 
 
 def admit(request: HttpRequest) -> Ticket:

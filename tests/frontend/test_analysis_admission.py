@@ -163,6 +163,37 @@ def test_one_request_in_flight_per_visitor(gate: Gate) -> None:
     assert admission.in_use() == 0
 
 
+def test_visitors_without_a_session_are_told_apart_by_their_browser(settings: Any) -> None:
+    """Two browsers behind one address, neither with a session (reading the analysis page
+    makes none): each has its own request in flight; the same browser twice is busy; both
+    count against the address's one rate."""
+    settings.KONDAVO_ANALYSIS_RATE = 3
+    factory = RequestFactory()
+
+    def request(csrf: str | None) -> Any:
+        req = factory.post(EVAL, REMOTE_ADDR="10.8.0.1")
+        if csrf:
+            req.COOKIES[settings.CSRF_COOKIE_NAME] = csrf
+        return req
+
+    first = admission.admit(request("a" * 32))
+    second = admission.admit(request("b" * 32))  # another browser: not busy
+    with pytest.raises(admission.Refused) as busy:
+        admission.admit(request("a" * 32))
+    assert busy.value.status == 429 and busy.value.code == "busy"
+    third = admission.admit(request(None))  # no cookie at all: the address is the visitor
+    with pytest.raises(admission.Refused) as busy_ip:
+        admission.admit(request(None))
+    assert busy_ip.value.code == "busy"
+    for ticket in (first, second, third):
+        admission.release(ticket)
+    with pytest.raises(admission.Refused) as rate:  # three from 10.8.0.1 already
+        admission.admit(request("c" * 32))
+    assert rate.value.code == "rate_limited"
+    assert "a" * 32 not in " ".join(str(k) for k in first.keys)  # only a digest is kept
+    assert admission.in_use() == 0
+
+
 def test_rate_by_address_ignores_a_forged_header(settings: Any) -> None:
     settings.KONDAVO_ANALYSIS_RATE = 3
     client = Client()
