@@ -37,6 +37,16 @@
 #define LOWER 1
 #define UPPER 2
 
+/* Evaluation cache: the static evaluation of recently evaluated positions, by hash. The
+   evaluation depends on the position alone (side to move included), so a hit returns what
+   kd_evaluate would: the search is the same, only faster. An entry packs the hash's top
+   bits (never 0: an empty slot matches no position) with the score. */
+#define KD_ECACHE_BITS 16
+typedef struct EvalEntry {
+    uint32_t check;
+    int32_t score;
+} EvalEntry;
+
 typedef struct TTEntry {
     uint64_t key;
     int32_t score;
@@ -53,6 +63,7 @@ struct KdEngine {
     uint64_t z_side;
     TTEntry *tt;
     size_t tt_mask;
+    EvalEntry ecache[1 << KD_ECACHE_BITS];
     uint8_t *special; /* see kd_engine_set_special */
     KdTables tables;  /* endgame tables (tables.data NULL: none) */
     int use_tables;
@@ -71,6 +82,8 @@ struct KdEngine {
     uint16_t path[KD_MAX_PLY + 8]; /* the move that led to each ply (same encoding) */
     int8_t threat[KD_MAX_PLY + 8]; /* whether the opponent of the side to move at a ply
                                       has a capture, when the parent found out (-1: not) */
+    int8_t caps[KD_MAX_PLY + 8];   /* whether the side to move at a ply has a capture, when
+                                      the parent found out (-1: not) */
     KdMoveList lists[KD_MAX_PLY + 8];
     KdMoveList root_list;
     int order[KD_MAX_PLY + 8][KD_MAX_MOVES];
@@ -87,6 +100,49 @@ static uint64_t splitmix(uint64_t *s) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
+}
+
+static inline int evaluate(KdEngine *e, const KdPos *p, uint64_t h) {
+    EvalEntry *ce = &e->ecache[h & ((1u << KD_ECACHE_BITS) - 1)];
+    uint32_t check = (uint32_t)(h >> 32) | 1u;
+    if (ce->check == check) return ce->score;
+    int v = kd_evaluate(p, &e->ev);
+    ce->check = check;
+    ce->score = v;
+    return v;
+}
+
+/* The table is TT_WAYS-way set associative: a position may sit in either slot of its
+   bucket. A new position replaces the less useful one: an entry of an earlier search
+   before one of this search, then the shallower. A position already in the bucket is
+   overwritten unless it holds a deeper result of this search. */
+#define TT_WAYS 2
+
+static inline TTEntry *tt_bucket(const KdEngine *e, uint64_t h) {
+    return &e->tt[h & e->tt_mask & ~(size_t)(TT_WAYS - 1)];
+}
+
+static inline TTEntry *tt_find(const KdEngine *e, uint64_t h) {
+    TTEntry *b = tt_bucket(e, h);
+    for (int i = 0; i < TT_WAYS; i++)
+        if (b[i].key == h) return &b[i];
+    return NULL;
+}
+
+/* The slot to store a result of `depth` for h in, or NULL to keep what is there. */
+static inline TTEntry *tt_slot(const KdEngine *e, uint64_t h, int depth) {
+    TTEntry *b = tt_bucket(e, h), *victim = b;
+    int worst = 1 << 30;
+    for (int i = 0; i < TT_WAYS; i++) {
+        TTEntry *s = &b[i];
+        if (s->key == h) return (s->gen != e->gen || depth >= s->depth) ? s : NULL;
+        int value = (s->gen == e->gen ? 1 << 16 : 0) + s->depth;
+        if (value < worst) {
+            worst = value;
+            victim = s;
+        }
+    }
+    return victim;
 }
 
 static inline uint32_t capfold(kd_bb c) {
@@ -183,6 +239,7 @@ void kd_engine_free(KdEngine *e) {
 
 void kd_engine_clear(KdEngine *e) {
     memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTEntry));
+    memset(e->ecache, 0, sizeof(e->ecache));
     memset(e->history, 0, sizeof(e->history));
     memset(e->counter, 0, sizeof(e->counter));
     e->gen = 0;
@@ -306,9 +363,11 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     const KdRules *r = &e->r;
     /* The table entry is usually a cache miss: start loading it while the captures are
        generated (leaves without a capture never read it; the prefetch is then wasted). */
-    __builtin_prefetch(&e->tt[h & e->tt_mask]);
+    __builtin_prefetch(tt_bucket(e, h));
+    __builtin_prefetch((const char *)tt_bucket(e, h) + sizeof(TTEntry) * TT_WAYS - 1);
     KdMoveList *ml = &e->lists[ply];
-    kd_captures(r, pos, ml);
+    if (e->caps[ply] == 0) ml->n = 0; /* the parent found none: no need to generate them */
+    else kd_captures(r, pos, ml);
     if (ml->n == 0) {
         if (depth <= 0 || ply >= KD_MAX_PLY - 2) {
             if (!kd_can_step(r, pos)) return -(KD_MATE - ply);
@@ -316,20 +375,20 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
                 depth = 1;
                 threat_ext--;
             } else {
-                return kd_evaluate(pos, &e->ev);
+                return evaluate(e, pos, h);
             }
         }
         kd_quiet_moves(r, pos, ml);
         if (ml->n == 0) return -(KD_MATE - ply);
     }
-    if (ply >= KD_MAX_PLY - 2) return kd_evaluate(pos, &e->ev);
+    if (ply >= KD_MAX_PLY - 2) return evaluate(e, pos, h);
     if (depth < 0) depth = 0;
 
-    TTEntry *te = &e->tt[h & e->tt_mask];
+    TTEntry *te = tt_find(e, h);
     int has_tt_move = 0;
     uint8_t tt_from = 0, tt_to = 0;
     uint32_t tt_cap = 0;
-    if (te->key == h && (!e->fresh || te->gen == e->gen)) {
+    if (te && (!e->fresh || te->gen == e->gen)) {
         if (te->has_move) {
             has_tt_move = 1;
             tt_from = te->from;
@@ -354,7 +413,7 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
                alpha > -KD_MATE_BOUND && beta < KD_MATE_BOUND;
     int static_eval = 0;
     if (calm && !pv_node && depth <= 3) {
-        static_eval = kd_evaluate(pos, &e->ev);
+        static_eval = evaluate(e, pos, h);
         /* static cut at the frontier: far above beta with nothing hanging */
         if (static_eval - STATIC_CUT_MARGIN * depth >= beta) return static_eval;
     }
@@ -362,8 +421,8 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
         /* ProbCut: a shallow search of this node well above beta is taken as a cut when
            a search PROBCUT_DEPTH - 1 plies shallower confirms it */
         int rbeta = beta + PROBCUT_MARGIN;
-        if (!(has_tt_move && te->key == h && te->depth >= depth - 3 && te->score < rbeta)) {
-            int shallow = kd_evaluate(pos, &e->ev);
+        if (!(has_tt_move && te->depth >= depth - 3 && te->score < rbeta)) {
+            int shallow = evaluate(e, pos, h);
             if (shallow >= rbeta) {
                 int v = negamax(e, pos, h, depth - PROBCUT_DEPTH + 1, rbeta - 1, rbeta, ply,
                                 quiet, threat_ext);
@@ -372,9 +431,8 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
                 ml = &e->lists[ply]; /* the shallow search reused this ply's list */
                 kd_quiet_moves(r, pos, ml);
                 n = ml->n;
-                te = &e->tt[h & e->tt_mask];
-                has_tt_move = te->key == h && te->has_move &&
-                              (!e->fresh || te->gen == e->gen);
+                te = tt_find(e, h);
+                has_tt_move = te && te->has_move && (!e->fresh || te->gen == e->gen);
                 if (has_tt_move) {
                     tt_from = te->from;
                     tt_to = te->to;
@@ -434,9 +492,11 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
            never reduced or pruned */
         int tactical = m.captured || m.promotes || !calm;
         e->threat[ply + 1] = -1;
+        e->caps[ply + 1] = -1;
         if (!tactical && i > 0 && (futile || depth >= 3)) {
             tactical = kd_has_capture(r, &child);
             if (!tactical) {
+                e->caps[ply + 1] = 0;
                 int t = opponent_threatens(e, &child);
                 e->threat[ply + 1] = (int8_t)t;
                 tactical = t;
@@ -502,7 +562,8 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     int stored = best;
     if (stored >= KD_MATE_BOUND) stored += ply;
     else if (stored <= -KD_MATE_BOUND) stored -= ply;
-    if (te->key != h || te->gen != e->gen || depth >= te->depth) {
+    te = tt_slot(e, h, depth);
+    if (te) {
         const KdMove *bm = &ml->m[best_i];
         te->key = h;
         te->score = stored;
@@ -577,8 +638,8 @@ static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSe
         kd_apply(&pos, &m, &child);
         h = child_hash(e, &pos, h, &m);
         pos = child;
-        TTEntry *te = &e->tt[h & e->tt_mask];
-        if (te->key != h || !te->has_move) {
+        TTEntry *te = tt_find(e, h);
+        if (!te || !te->has_move) {
             if (!table_move(e, &pos, ml, &m)) return;
             continue;
         }
@@ -604,6 +665,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     e->use_tables = params->use_tables && e->tables.data != NULL;
     memset(e->path, 0, sizeof(e->path));
     memset(e->threat, -1, sizeof(e->threat));
+    memset(e->caps, -1, sizeof(e->caps));
     if (e->fresh) {
         memset(e->history, 0, sizeof(e->history));
         memset(e->counter, 0, sizeof(e->counter));
@@ -677,6 +739,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
                 e->stack[e->n_hist] = rh;
                 e->path[0] = m.captured ? 0 : move_code(&m);
                 e->threat[1] = -1;
+                e->caps[1] = -1;
                 int s;
                 if (params->noise) {
                     s = -negamax(e, &child, ch, depth - 1, -KD_INF, KD_INF, 1, q, 1);
@@ -742,7 +805,8 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
         completed = depth;
         e->armed = 1;
         /* store the root */
-        TTEntry *te = &e->tt[rh & e->tt_mask];
+        TTEntry *te = tt_find(e, rh);
+        if (!te) te = tt_slot(e, rh, depth);
         te->key = rh;
         te->score = best_score;
         te->depth = (int16_t)depth;

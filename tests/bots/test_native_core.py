@@ -270,6 +270,21 @@ def test_transposition_table_persists_between_searches() -> None:
     assert cleared.nodes > warm.nodes
 
 
+def test_a_search_larger_than_its_table_keeps_its_deep_results() -> None:
+    """A 1 MB table (32,768 entries) under a search of over a million nodes: the entries
+    near the root outlive the leaves written after them, so the same search again costs a
+    few hundred nodes (an always-replace table kept next to nothing: about as many nodes as
+    the first search)."""
+    variant = get_variant("english")
+    engine = NativeEngine(variant, tt_mb=1)
+    position = variant.initial_position()
+    first = engine.search(position, max_depth=13, seed=0, reuse_table=False, tables=False)
+    assert first.nodes > 30 * 32_768
+    again = engine.search(position, max_depth=13, seed=0, reuse_table=True, tables=False)
+    assert again.move == first.move and again.score == first.score
+    assert again.nodes < first.nodes // 100
+
+
 def test_concurrent_searches_of_one_ruleset() -> None:
     """Bot moves of two games in two threads (the embedded mode): the GIL is released, the
     second search does not wait for the shared engine, both moves are legal."""
