@@ -5,6 +5,59 @@
 
 #include "eval.h"
 
+/* The state, from Black's view, of window b when White's view of window w (the same
+ * squares, possibly in another order) is s: Black's digit of a square is White's with own
+ * and other swapped. */
+static int black_state(const uint8_t w[4], const uint8_t b[4], int s) {
+    static const int swap[3] = {0, 2, 1};
+    int digit[4], out = 0, scale = 1;
+    for (int k = 0; k < 4; k++, s /= 3) digit[k] = s % 3;
+    for (int k = 0; k < 4; k++, scale *= 3)
+        for (int m = 0; m < 4; m++)
+            if (b[k] == w[m]) out += scale * swap[digit[m]];
+    return out;
+}
+
+static int same_squares(const uint8_t a[4], const uint8_t b[4]) {
+    int found = 0;
+    for (int k = 0; k < 4; k++)
+        for (int m = 0; m < 4; m++) found += a[k] == b[m];
+    return found == 4;
+}
+
+/* One window of the board: its table is White's weights (window wi, -1 for none) minus
+ * Black's (window bi, -1 for none), indexed by White's view of the squares sq. */
+static void add_merged(KdEval *e, const uint8_t sq[4], int wi, int bi) {
+    int32_t t[KD_PATTERN_STATES][KD_PHASES];
+    for (int s = 0; s < KD_PATTERN_STATES; s++)
+        for (int ph = 0; ph < KD_PHASES; ph++) {
+            int32_t v = wi >= 0 ? e->pattern[e->band[wi]][s][ph] : 0;
+            if (bi >= 0) v -= e->pattern[e->band[bi]][black_state(sq, e->win[1][bi], s)][ph];
+            t[s][ph] = v;
+        }
+    int k = 0;
+    while (k < e->nmerged && memcmp(e->mtab[k], t, sizeof(t))) k++;
+    if (k == e->nmerged) {
+        memcpy(e->mtab[k], t, sizeof(t));
+        e->nmerged++;
+    }
+    memcpy(e->mwin[e->nmwin], sq, 4);
+    e->mtab_of[e->nmwin++] = (uint8_t)k;
+}
+
+static void merge_windows(KdEval *e) {
+    uint8_t matched[KD_MAX_SQ] = {0};
+    e->nmwin = e->nmerged = 0;
+    for (int i = 0; i < e->nwin; i++) {
+        int j = 0;
+        while (j < e->nwin && (matched[j] || !same_squares(e->win[0][i], e->win[1][j]))) j++;
+        if (j < e->nwin) matched[j] = 1;
+        add_merged(e, e->win[0][i], i, j < e->nwin ? j : -1);
+    }
+    for (int j = 0; j < e->nwin; j++)
+        if (!matched[j]) add_merged(e, e->win[1][j], -1, j);
+}
+
 int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
     int n = r->nsq;
     if (len != kd_eval_params_len(n)) return -1;
@@ -74,6 +127,7 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
                 e->pattern[b][s][ph] = v;
                 if (v) e->use_patterns = 1;
             }
+    merge_windows(e);
     return 0;
 }
 
@@ -159,24 +213,28 @@ static void side_scalars(const KdPos *p, const KdEval *e, const KdCells cell, in
     out[KD_W_KING_MEN] = 0;
 }
 
-/* The man-square and pattern weights of colour c, per phase, added to part[]. */
-static void side_tables(const KdPos *p, const KdEval *e, const KdCells cell, int c,
-                        long long part[KD_PHASES]) {
+/* The man-square weights of colour c, per phase. */
+static void side_men(const KdPos *p, const KdEval *e, int c, long long part[KD_PHASES]) {
     long long mid = 0, end = 0;
     for (kd_bb b = p->men[c]; b; b &= b - 1) {
         const int32_t *w = e->psq[c][kd_lsb(b)];
         mid += w[0];
         end += w[1];
     }
-    if (e->use_patterns) {
-        const uint8_t *v = cell[c]; /* digits: 0 empty, 1 own, 2 other */
-        for (int i = 0; i < e->nwin; i++) {
-            const uint8_t *q = e->win[c][i];
-            int s = v[q[0]] + 3 * v[q[1]] + 9 * v[q[2]] + 27 * v[q[3]];
-            const int32_t *w = e->pattern[e->band[i]][s];
-            mid += w[0];
-            end += w[1];
-        }
+    part[0] = mid;
+    part[1] = end;
+}
+
+/* The pattern weights, White's minus Black's, per phase (the merged windows). */
+static void patterns(const KdEval *e, const KdCells cell, long long part[KD_PHASES]) {
+    const uint8_t *v = cell[0]; /* digits: 0 empty, 1 White, 2 Black */
+    long long mid = 0, end = 0;
+    for (int i = 0; i < e->nmwin; i++) {
+        const uint8_t *q = e->mwin[i];
+        int s = v[q[0]] + 3 * v[q[1]] + 9 * v[q[2]] + 27 * v[q[3]];
+        const int32_t *t = e->mtab[e->mtab_of[i]][s];
+        mid += t[0];
+        end += t[1];
     }
     part[0] = mid;
     part[1] = end;
@@ -262,10 +320,16 @@ int kd_evaluate(const KdPos *p, const KdEval *e) {
     mid += (long long)w[KD_W_KING_MEN] * king_men;
     end += (long long)we[KD_W_KING_MEN] * king_men;
     long long own[KD_PHASES], other[KD_PHASES];
-    side_tables(p, e, cell, mover, own);
-    side_tables(p, e, cell, 1 - mover, other);
+    side_men(p, e, mover, own);
+    side_men(p, e, 1 - mover, other);
     mid += own[0] - other[0];
     end += own[1] - other[1];
+    if (e->use_patterns) {
+        long long white[KD_PHASES];
+        patterns(e, cell, white);
+        mid += mover ? -white[0] : white[0];
+        end += mover ? -white[1] : white[1];
+    }
     /* The phase blend, then the unit: C division truncates towards zero. */
     int phase = pieces < full ? pieces : full;
     long long blend = (mid * phase + end * (full - phase)) / full;

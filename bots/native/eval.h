@@ -41,6 +41,7 @@
 #define KD_PHASES 2
 #define KD_MAX_BANDS 16
 #define KD_PATTERN_STATES 81
+#define KD_MAX_MERGED (2 * KD_MAX_SQ)
 
 enum { /* scalar feature weights: the order of bots/engine/features.py SCALARS */
     KD_W_TEMPO = 0, KD_W_MAN, KD_W_KING, KD_W_KING_CENTRE, KD_W_KING_MOBILITY,
@@ -78,6 +79,14 @@ typedef struct KdEval {
     uint8_t band[KD_MAX_SQ];
     int32_t pattern[KD_MAX_BANDS][KD_PATTERN_STATES][KD_PHASES]; /* [band][state][phase] */
     int use_patterns;
+    /* Both colours' pattern terms merged per window of the board (kd_eval_init): a window
+       read once from White's view, its table holding White's weight minus Black's for the
+       same four squares, so one lookup scores what two did. Windows whose tables are equal
+       (the same ranks from both sides) share one, so the tables in use stay few. */
+    int nmwin, nmerged;
+    uint8_t mwin[2 * KD_MAX_SQ][4];
+    uint8_t mtab_of[2 * KD_MAX_SQ];
+    int32_t mtab[KD_MAX_MERGED][KD_PATTERN_STATES][KD_PHASES];
     const KdRules *rules;
 } KdEval;
 
