@@ -47,6 +47,17 @@ def _pieces(position: Position, color: Color) -> int:
     return position.pieces(color).bit_count()
 
 
+def _margin_after(variant: Variant, position: Position, line: list[Move], *, settle: bool) -> int:
+    """The side to move's piece margin after the moves of ``line`` and, with ``settle``,
+    the captures still pending at its end (each chosen by a 2-ply search)."""
+    after = position
+    for move in line:
+        after = variant.apply(after, move)
+    while settle and variant.legal_moves(after) and variant.legal_moves(after)[0].captured:
+        after = variant.apply(after, search(variant, after, max_depth=2, seed=0).move)  # type: ignore[arg-type]
+    return _pieces(after, position.turn) - _pieces(after, position.turn.opponent)
+
+
 @pytest.mark.parametrize(("key", "fen", "shot"), SHOTS, ids=[s[0] for s in SHOTS])
 def test_finds_the_shot_within_three_plies(key: str, fen: str, shot: str) -> None:
     variant = get_variant(key)
@@ -54,14 +65,8 @@ def test_finds_the_shot_within_three_plies(key: str, fen: str, shot: str) -> Non
     result = search(variant, position, max_depth=3, seed=0)
     assert variant.format_move(position, result.move) == shot  # type: ignore[arg-type]
     # The principal variation really wins material.
-    mover = position.turn
-    after = position
-    for move in result.pv[:3]:
-        after = variant.apply(after, move)
-    while variant.legal_moves(after) and variant.legal_moves(after)[0].captured:
-        after = variant.apply(after, search(variant, after, max_depth=2, seed=0).move)  # type: ignore[arg-type]
-    before_margin = _pieces(position, mover) - _pieces(position, mover.opponent)
-    assert _pieces(after, mover) - _pieces(after, mover.opponent) > before_margin
+    before = _margin_after(variant, position, [], settle=False)
+    assert _margin_after(variant, position, list(result.pv[:3]), settle=True) > before
 
 
 @pytest.mark.timing
@@ -82,17 +87,9 @@ def test_top_level_plays_the_shot(key: str, fen: str, shot: str) -> None:
     assert found.move is not None
     if variant.format_move(position, found.move) == shot:
         return
-    mover, after = position.turn, position
-    for move in found.pv:
-        after = variant.apply(after, move)
-    while variant.legal_moves(after) and variant.legal_moves(after)[0].captured:
-        after = variant.apply(after, variant.legal_moves(after)[0])
     shot_line = search(variant, position, max_depth=3, seed=0)
-    after_shot = position
-    for move in shot_line.pv[:3]:
-        after_shot = variant.apply(after_shot, move)
-    margin = _pieces(after, mover) - _pieces(after, mover.opponent)
-    assert margin >= _pieces(after_shot, mover) - _pieces(after_shot, mover.opponent)
+    shot_margin = _margin_after(variant, position, list(shot_line.pv[:3]), settle=False)
+    assert _margin_after(variant, position, list(found.pv), settle=True) >= shot_margin
 
 
 @pytest.mark.timing
