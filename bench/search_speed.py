@@ -14,6 +14,7 @@ node count and the same best move in every position: the bench checks and says s
     python -m bench.search_speed
     python -m bench.search_speed --rulesets english,international --positions 8 --rounds 3
     python -m bench.search_speed --against-build /path/to/old/_kdcore.so
+    python -m bench.search_speed --against-build OLD.so --new-build NEW.so
 
 Figures go in ``bench/results/strength.md`` ("Search speed") with their command.
 """
@@ -92,8 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=None, help="one depth for all rulesets")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--against-build", default=None, metavar="OLD.so")
+    parser.add_argument("--new-build", default=None, metavar="NEW.so",
+                        help="search with this build instead of the importable one")
     args = parser.parse_args(argv)
     old: ModuleType | None = core_build(args.against_build) if args.against_build else None
+    candidate: ModuleType | None = core_build(args.new_build) if args.new_build else None
     print(f"Command: python -m bench.search_speed {' '.join(argv or sys.argv[1:])}")
     header = "| ruleset | depth | positions | nodes | best s | nodes/s |"
     if old is not None:
@@ -104,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         variant = get_variant(ruleset)
         depth = args.depth or DEPTHS.get(ruleset, 10)
         positions = positions_for(variant, args.positions, args.seed)
-        new_engine = NativeEngine(variant)
+        new_engine = NativeEngine(variant, module=candidate)
         old_engine = NativeEngine(variant, module=old) if old is not None else None
         new_runs: list[Run] = []
         old_runs: list[Run] = []

@@ -82,3 +82,27 @@ def test_another_build_of_the_core_plays_next_to_this_one(tmp_path: Path) -> Non
         record.push(move)
     assert meter.searches >= 3 and meter.nodes > 0 and meter.depth >= 1
     assert sys.modules["bots.native._kdcore"] is this_build
+
+
+def test_search_speed_compares_two_builds_node_for_node(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench.search_speed --against-build OLD --new-build NEW``: both copies of the same
+    build search the same positions to the same depth, so the bench reports the same node
+    count for both and says the tree is the same."""
+    import bots.native._kdcore as this_build
+    from bench.search_speed import main
+
+    old, new = tmp_path / "old" / "core.so", tmp_path / "new" / "core.so"
+    for copy in (old, new):
+        copy.parent.mkdir()
+        shutil.copyfile(this_build.__file__ or "", copy)
+    args = ["--rulesets", "english", "--positions", "2", "--rounds", "1", "--depth", "6",
+            "--against-build", str(old), "--new-build", str(new)]
+    assert main(args) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("| english"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "6" and cells[2] == "2"
+    assert cells[3] == cells[6] and int(cells[3].replace(",", "")) > 0  # nodes new = old
+    assert cells[-1] == "yes"
