@@ -28,10 +28,10 @@ static int same_squares(const uint8_t a[4], const uint8_t b[4]) {
 /* One window of the board: its table is White's weights (window wi, -1 for none) minus
  * Black's (window bi, -1 for none), indexed by White's view of the squares sq. */
 static void add_merged(KdEval *e, const uint8_t sq[4], int wi, int bi) {
-    int32_t t[KD_PATTERN_STATES][KD_PHASES];
+    int64_t t[KD_PATTERN_STATES][KD_PHASES];
     for (int s = 0; s < KD_PATTERN_STATES; s++)
         for (int ph = 0; ph < KD_PHASES; ph++) {
-            int32_t v = wi >= 0 ? e->pattern[e->band[wi]][s][ph] : 0;
+            int64_t v = wi >= 0 ? e->pattern[e->band[wi]][s][ph] : 0;
             if (bi >= 0) v -= e->pattern[e->band[bi]][black_state(sq, e->win[1][bi], s)][ph];
             t[s][ph] = v;
         }
@@ -232,7 +232,7 @@ static void patterns(const KdEval *e, const KdCells cell, long long part[KD_PHAS
     for (int i = 0; i < e->nmwin; i++) {
         const uint8_t *q = e->mwin[i];
         int s = v[q[0]] + 3 * v[q[1]] + 9 * v[q[2]] + 27 * v[q[3]];
-        const int32_t *t = e->mtab[e->mtab_of[i]][s];
+        const int64_t *t = e->mtab[e->mtab_of[i]][s];
         mid += t[0];
         end += t[1];
     }

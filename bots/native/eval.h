@@ -86,7 +86,8 @@ typedef struct KdEval {
     int nmwin, nmerged;
     uint8_t mwin[2 * KD_MAX_SQ][4];
     uint8_t mtab_of[2 * KD_MAX_SQ];
-    int32_t mtab[KD_MAX_MERGED][KD_PATTERN_STATES][KD_PHASES];
+    int64_t mtab[KD_MAX_MERGED][KD_PATTERN_STATES][KD_PHASES]; /* 64-bit: a difference of
+                                                                   two int32 weights */
     const KdRules *rules;
 } KdEval;
 

@@ -252,6 +252,33 @@ def test_compiled_evaluation_equals_the_python_reference(key: str) -> None:
             assert got == ref.evaluate(pos), variant.format_fen(pos)
 
 
+@pytest.mark.parametrize("key", ["english", "turkish"])
+def test_merged_pattern_tables_are_exact_at_the_weights_limits(key: str) -> None:
+    """The core merges White's and Black's windows on the same squares into one table of
+    White's weight minus Black's. With pattern weights of +-2^30 in the first and last bands
+    (a window's own rank from White's side and from Black's) that difference reaches 2^31,
+    one past a 32-bit integer: the core still scores every position as the reference."""
+    native = pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import rules_spec
+
+    variant = get_variant(key)
+    space = space_for(variant)
+    rng = random.Random(f"merged:{key}")
+    weights = [0] * space.nweights
+    for base in (space.pat_base, space.nfeatures + space.pat_base):  # both phases
+        for band in (0, space.nbands - 1):
+            for state in range(81):
+                weights[base + band * 81 + state] = rng.choice((-1, 1)) << 30
+    reference = FittedEvaluator(variant, weights)
+    core = native.Core(rules_spec(variant), native_params(variant, weights), 1)
+    positions = _random_positions(variant, rng, 6)
+    assert any(abs(reference.evaluate(p)) > 1 << 24 for p in positions)
+    for pos in positions:
+        got = core.evaluate(pos.white_men, pos.white_kings, pos.black_men, pos.black_kings,
+                            int(pos.turn))
+        assert got == reference.evaluate(pos), variant.format_fen(pos)
+
+
 def test_malformed_native_params_are_refused() -> None:
     native = pytest.importorskip("bots.native._kdcore")
     from bots.engine.native import rules_spec
