@@ -567,6 +567,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "ruleset) against the hand-set evaluation, or with two files "
                              "per ruleset given as A.json:B.json, A against B")
     parser.add_argument("--ab-nodes", type=int, default=20_000)
+    parser.add_argument("--ab-time", type=float, default=None, metavar="SECONDS",
+                        help="--eval-ab at this time per move instead of --ab-nodes (what a "
+                             "slower evaluation costs counts)")
     parser.add_argument("--ratings-from", nargs="*", default=None,
                         help="rebuild ratings.json from the level-vs-level rows of saved "
                              "result tables (no games played)")
@@ -742,13 +745,22 @@ def ladder_from_tables(paths: Sequence[str]) -> dict[str, dict[int, tuple[float,
     return ladder
 
 
-def native_player(variant: Variant, params: list[int], nodes: int) -> Player:
+def native_player(variant: Variant, params: list[int], nodes: int,
+                  seconds: float | None = None) -> Player:
+    """The compiled core with these evaluation parameters at ``nodes`` a move, or with
+    ``seconds`` a move (a forced move played at once), without endgame tables or book."""
     from bots.engine.native import NativeEngine
 
     engine = NativeEngine(variant, tt_mb=16, params=params)
 
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
-        found = engine.search(record, node_limit=nodes, seed=rng.getrandbits(32))
+        if seconds is not None:
+            moves = record.legal_moves()
+            if len(moves) == 1:
+                return moves[0]
+            found = engine.search(record, time_limit=seconds, seed=rng.getrandbits(32))
+        else:
+            found = engine.search(record, node_limit=nodes, seed=rng.getrandbits(32))
         if found.move is None:
             raise ValueError("no legal move")
         return found.move
@@ -756,7 +768,7 @@ def native_player(variant: Variant, params: list[int], nodes: int) -> Player:
 
 
 def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
-    """Two evaluations at equal nodes on the compiled core, per ruleset."""
+    """Two evaluations at equal nodes (or equal time) on the compiled core, per ruleset."""
     from bots.engine.features import (
         default_model,
         native_params,
@@ -783,8 +795,10 @@ def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
 
     lines = [f"# Evaluation A/B, {dt.date.today().isoformat()}", "",
              f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
-             f"{2 * pairs} games per match, {args.ab_nodes:,} nodes per move for both sides "
-             "on the compiled core, colour-alternating pairs from random 2-4 ply openings.",
+             f"{2 * pairs} games per match, "
+             + (f"{args.ab_time:g} s" if args.ab_time else f"{args.ab_nodes:,} nodes")
+             + " per move for both sides on the compiled core, colour-alternating pairs "
+             "from random 2-4 ply openings.",
              "", "| ruleset | A | B | W | D | L | score of A | Elo [95%] | time |",
              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
     print("\n".join(lines), flush=True)
@@ -793,16 +807,17 @@ def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         a_path, b_path = given.get(ruleset, ("committed", None))
         name_a, pa = params(variant, a_path)
         name_b, pb = params(variant, b_path)
-        r = match(ruleset, name_a, native_player(variant, pa, args.ab_nodes), name_b,
-                  native_player(variant, pb, args.ab_nodes), pairs, args.seed,
-                  args.max_plies)
+        r = match(ruleset, name_a, native_player(variant, pa, args.ab_nodes, args.ab_time),
+                  name_b, native_player(variant, pb, args.ab_nodes, args.ab_time), pairs,
+                  args.seed, args.max_plies)
         elo, lo, hi = r.elo()
         row = (f"| {ruleset} | {name_a} | {name_b} | {r.wins} | {r.draws} | {r.losses} | "
                f"{100 * r.score:.0f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
                f"{r.seconds:.0f} s |")
         lines.append(row)
         print(row, flush=True)
-        _log_match(args, argv, r, f"{args.ab_nodes} nodes/move", a=name_a, b=name_b)
+        _log_match(args, argv, r, f"{args.ab_time:g} s/move" if args.ab_time
+                   else f"{args.ab_nodes} nodes/move", a=name_a, b=name_b)
     _save(args, lines)
     return 0
 

@@ -26,7 +26,13 @@ Features (names in :attr:`FeatureSpace.names`):
 - ``pat[b][s]``: windows of four neighbouring playable squares (a square, its two
   neighbours along the first two forward directions, and the square beyond both: a diamond
   on diagonal boards, a 2x2 block on orthogonal ones) in state ``s`` (3^4 states: empty,
-  own piece, opponent piece), one table per band ``b`` = rank of the window's first square.
+  own piece, opponent piece), one table per band ``b`` = rank of the window's first square;
+- ``reg[r][s]``: regions of eight playable squares (blocks of four rows of the board, four
+  columns wide on diagonal boards and two on orthogonal ones, at every second row and
+  column: 9 on 8x8 diagonal boards, 16 on 10x10, 12 on the orthogonal 8x8) in state ``s``
+  (3^8 states), one table per region ``r``: the shapes strong players read (a wing's
+  formation, a tail, a hook), learned where the data has them. A model without region
+  weights scores as before and costs nothing for them.
 
 Every feature has two weights, a middle-game one and an ending one (the weight vector is
 the middle-game set, then the ending set: :attr:`FeatureSpace.nweights` long), blended by
@@ -60,6 +66,14 @@ from variants.types import Bitboard, Color, Position, Square
 WEIGHT_UNIT: Final = 64  # weights are integers in 1/64 centi-men
 PATTERN_SIZE: Final = 4
 PATTERN_STATES: Final = 3 ** PATTERN_SIZE
+# Regions: blocks of REGION_ROWS rows of the board holding REGION_SIZE playable squares (4x4
+# on diagonal boards, 4 rows by 2 columns on orthogonal ones), one table of 3^8 states each.
+REGION_SIZE: Final = 8
+REGION_ROWS: Final = 4
+REGION_STATES: Final = 3 ** REGION_SIZE
+# A region weight's bound (1/64 centi-men, exclusive): the core keeps White's minus Black's
+# weight of a region in 32 bits.
+REGION_WEIGHT_LIMIT: Final = 1 << 29
 PHASES: Final[tuple[str, ...]] = ("middle", "ending")  # weight sets, blended by the phase
 SCALARS: Final[tuple[str, ...]] = (
     "tempo", "man", "king", "king_centre", "king_mobility", "man_mobility", "back_guard",
@@ -104,6 +118,7 @@ class FeatureSpace:
         self._build_directions(variant)
         self._build_masks()
         self._build_windows()
+        self._build_regions()
         self._build_lines()
         self._build_steps()
         self._build_layout()
@@ -206,6 +221,28 @@ class FeatureSpace:
         self.real_windows = (tuple(windows),
                              tuple(tuple(mirror[q] for q in w) for w in windows))
 
+    def _build_regions(self) -> None:
+        """The regions on White's view of the board (squares ascending), and the same
+        regions as real squares per colour. None on a board with more than
+        ``NATIVE_MAX_REGIONS`` of them."""
+        rows, cols = self.rows, self.cols
+        width = max(1, round(REGION_SIZE * rows * cols / (REGION_ROWS * self.size)))
+        index = self._index
+        regions: list[tuple[int, ...]] = []
+        for r0 in range(0, rows - REGION_ROWS + 1, 2):
+            for c0 in range(0, cols - width + 1, 2):
+                squares = sorted(index[(r, c)] for r in range(r0, r0 + REGION_ROWS)
+                                 for c in range(c0, c0 + width) if (r, c) in index)
+                if len(squares) == REGION_SIZE:
+                    regions.append(tuple(squares))
+        if len(regions) > NATIVE_MAX_REGIONS:
+            regions = []
+        self.regions = tuple(regions)
+        self.nregions = len(regions)
+        mirror = self.canon[1]
+        self.real_regions = (self.regions,
+                             tuple(tuple(mirror[q] for q in reg) for reg in regions))
+
     def _build_lines(self) -> None:
         """The longest lines of the board (the main roads)."""
         g = self.variant.geometry
@@ -223,7 +260,8 @@ class FeatureSpace:
         self.king_steps = _step_groups(g, tuple(range(self.ndirs)))
 
     def _build_layout(self) -> None:
-        """Feature names and where each group starts in the weight vector."""
+        """Feature names (scalars, man squares, windows) and where each group starts in the
+        weight vector."""
         names = list(SCALARS)
         names += [f"man_sq{i}" for i in range(self.size)]
         names += [f"pat{b}_{s}" for b in range(self.nbands) for s in range(PATTERN_STATES)]
@@ -231,7 +269,9 @@ class FeatureSpace:
         self.index = {name: i for i, name in enumerate(names)}
         self.psq_base = len(SCALARS)
         self.pat_base = self.psq_base + self.size
-        self.nfeatures = len(names)
+        # The region tables follow, unnamed (reg_base + r * REGION_STATES + state).
+        self.reg_base = len(names)
+        self.nfeatures = self.reg_base + self.nregions * REGION_STATES
         # Weights: one set per phase (PHASES order), each nfeatures long.
         self.nweights = len(PHASES) * self.nfeatures
 
@@ -327,25 +367,13 @@ class FeatureSpace:
         return trade, mine[2] * theirs[1] - theirs[2] * mine[1]
 
     def pattern_states(self, position: Position, color: int) -> list[int]:
-        """The state of every window seen by ``color`` (digits: 0 empty, 1 own, 2 other)."""
-        if color == 0:
-            own = position.white_men | position.white_kings
-            other = position.black_men | position.black_kings
-        else:
-            own = position.black_men | position.black_kings
-            other = position.white_men | position.white_kings
-        states = []
-        for window in self.real_windows[color]:
-            s = 0
-            mult = 1
-            for sq in window:
-                if (own >> sq) & 1:
-                    s += mult
-                elif (other >> sq) & 1:
-                    s += 2 * mult
-                mult *= 3
-            states.append(s)
-        return states
+        """The state of every window seen by ``color`` (digits: 0 empty, 1 own, 2 other;
+        the window's first square is the lowest digit)."""
+        return _states(position, color, self.real_windows[color])
+
+    def region_states(self, position: Position, color: int) -> list[int]:
+        """The state of every region seen by ``color`` (as :meth:`pattern_states`)."""
+        return _states(position, color, self.real_regions[color])
 
     def features(self, position: Position, *, patterns: bool = True) -> dict[int, int]:
         """Sparse feature vector (index -> value, zeros left out) from the mover's view
@@ -374,7 +402,34 @@ class FeatureSpace:
             for w, state in enumerate(self.pattern_states(position, color)):
                 i = self.pat_base + self.window_band[w] * PATTERN_STATES + state
                 out[i] = out.get(i, 0) + sign
+            for r, state in enumerate(self.region_states(position, color)):
+                i = self.reg_base + r * REGION_STATES + state
+                out[i] = out.get(i, 0) + sign
         return {i: v for i, v in out.items() if v}
+
+
+def _states(position: Position, color: int,
+            groups: Sequence[Sequence[Square]]) -> list[int]:
+    """The base-3 state of each group of squares seen by ``color`` (0 empty, 1 own, 2
+    other; the group's first square is the lowest digit)."""
+    if color == 0:
+        own = position.white_men | position.white_kings
+        other = position.black_men | position.black_kings
+    else:
+        own = position.black_men | position.black_kings
+        other = position.white_men | position.white_kings
+    states = []
+    for group in groups:
+        s = 0
+        mult = 1
+        for sq in group:
+            if (own >> sq) & 1:
+                s += mult
+            elif (other >> sq) & 1:
+                s += 2 * mult
+            mult *= 3
+        states.append(s)
+    return states
 
 
 def _step_groups(g: Geometry, dirs: tuple[int, ...]) -> tuple[tuple[int, Bitboard], ...]:
@@ -457,6 +512,15 @@ def _weight_set(space: FeatureSpace, model: Mapping[str, Any]) -> list[int]:
     for b, table in enumerate(patterns):
         for s, value in enumerate(table):
             w[space.pat_base + b * PATTERN_STATES + s] = round(float(value) * WEIGHT_UNIT)
+    regions = model.get("regions", [])
+    if regions and len(regions) != space.nregions:
+        raise ValueError("regions have the wrong count for this board")
+    for r, table in enumerate(regions):
+        for key, value in table.items():
+            state = int(key)
+            if not 0 <= state < REGION_STATES:
+                raise ValueError(f"region state {key!r} out of range")
+            w[space.reg_base + r * REGION_STATES + state] = round(float(value) * WEIGHT_UNIT)
     return w
 
 
@@ -479,7 +543,9 @@ class FittedEvaluator:
         self.weights = tuple(int(x) for x in weights)
         nf = s.nfeatures
         self.middle, self.ending = self.weights[:nf], self.weights[nf:]
-        self.use_patterns = any(self.middle[s.pat_base:]) or any(self.ending[s.pat_base:])
+        self.use_patterns = (any(self.middle[s.pat_base:s.reg_base])
+                             or any(self.ending[s.pat_base:s.reg_base]))
+        self.use_regions = any(self.middle[s.reg_base:]) or any(self.ending[s.reg_base:])
         self.can_move = s.can_move
 
     def raw(self, position: Position) -> int:
@@ -513,6 +579,11 @@ class FittedEvaluator:
                 band = s.window_band
                 for k, state in enumerate(s.pattern_states(position, color)):
                     i = pat + band[k] * PATTERN_STATES + state
+                    part_m += wm[i]
+                    part_e += we[i]
+            if self.use_regions:
+                for r, state in enumerate(s.region_states(position, color)):
+                    i = s.reg_base + r * REGION_STATES + state
                     part_m += wm[i]
                     part_e += we[i]
             mid += sign * part_m
@@ -610,20 +681,24 @@ def default_evaluator(variant: Variant) -> FittedEvaluator:
 NATIVE_HEADER: Final = 32
 NATIVE_SCALAR_SLOTS: Final = 16  # the ending set's scalar weights, after the header
 NATIVE_MAX_BANDS: Final = 16
+NATIVE_MAX_REGIONS: Final = 32
 # Header slots after the SCALARS weights (0..13); must match bots/native/eval.h.
 _H_START_PIECES, _H_FLYING, _H_DIAGONAL, _H_ROWS, _H_COLS, _H_NBANDS = 14, 15, 16, 17, 18, 19
 _H_KING_UNITS, _H_DRAW_SCALE, _H_DRIVE, _H_UNIT, _H_MOVE_DIRS, _H_BACK_DIRS = (
     20, 21, 22, 23, 24, 26)
-_H_MAIN_ROAD, _H_PHASES = 28, 29
+_H_MAIN_ROAD, _H_PHASES, _H_NREGIONS = 28, 29, 30
 # Square flags (per colour): must match KD_SQ_* in bots/native/eval.h.
 SQ_BACK_RANK, SQ_OPP_HALF, SQ_LEFT, SQ_RIGHT, SQ_NEAR, SQ_CENTRE, SQ_MAIN_LINE = (
     1, 2, 4, 8, 16, 32, 64)
 
 
-def native_params_len(nsq: int) -> int:
+def native_params_len(nsq: int, nregions: int = 0) -> int:
+    """The array's length on a board of ``nsq`` squares with ``nregions`` region tables
+    (0 when a model has no region weights)."""
     phases = len(PHASES)
     return (NATIVE_HEADER + NATIVE_SCALAR_SLOTS + (2 * phases + 22) * nsq
-            + phases * NATIVE_MAX_BANDS * PATTERN_STATES)
+            + phases * NATIVE_MAX_BANDS * PATTERN_STATES
+            + nregions * (2 * REGION_SIZE + phases * REGION_STATES))
 
 
 def _int32(value: int) -> int:
@@ -725,11 +800,24 @@ def native_params(variant: Variant, weights: Sequence[int] | None = None) -> lis
     patterns: list[int] = []
     for ws in sets:
         table = [0] * (NATIVE_MAX_BANDS * PATTERN_STATES)
-        table[:s.nbands * PATTERN_STATES] = ws[s.pat_base:]
+        table[:s.nbands * PATTERN_STATES] = ws[s.pat_base:s.reg_base]
         patterns += table
+    # The regions only when the model weighs them: none costs the core nothing.
+    nregions = s.nregions if any(any(ws[s.reg_base:]) for ws in sets) else 0
+    header[_H_NREGIONS] = nregions
+    regions: list[int] = []
+    if nregions:
+        for c in (0, 1):
+            for reg in s.real_regions[c]:
+                regions += list(reg)
+        for ws in sets:
+            table = ws[s.reg_base:]
+            if any(abs(v) >= REGION_WEIGHT_LIMIT for v in table):
+                raise ValueError(f"a region weight is not within +-{REGION_WEIGHT_LIMIT}")
+            regions += table
     out = (header + ending_scalars + psq + flags + steps + list(s.file) + cones + windows
-           + bands + patterns)
-    assert len(out) == native_params_len(n)
+           + bands + patterns + regions)
+    assert len(out) == native_params_len(n, nregions)
     return out
 
 

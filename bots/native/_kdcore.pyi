@@ -8,6 +8,8 @@ EVAL_HEADER: int
 EVAL_SCALAR_SLOTS: int
 EVAL_PHASES: int
 EVAL_MAX_BANDS: int
+EVAL_MAX_REGIONS: int
+EVAL_REGION_LIMIT: int
 
 _Key = tuple[int, int, int]
 

@@ -5,34 +5,44 @@
 
 #include "eval.h"
 
-/* The state, from Black's view, of window b when White's view of window w (the same
- * squares, possibly in another order) is s: Black's digit of a square is White's with own
- * and other swapped. */
-static int black_state(const uint8_t w[4], const uint8_t b[4], int s) {
+/* What kd_eval_init reads from the array and only it needs: the windows per colour, their
+ * bands and the pattern tables per band, before they are merged into KdEval's tables. */
+typedef struct {
+    int nwin;
+    uint8_t win[2][KD_MAX_SQ][4];
+    uint8_t band[KD_MAX_SQ];
+    int32_t pattern[KD_MAX_BANDS][KD_PATTERN_STATES][KD_PHASES]; /* [band][state][phase] */
+} EvalBuild;
+
+/* The state, from Black's view, of a group b of k squares when White's view of the group w
+ * (the same squares, possibly in another order) is s: Black's digit of a square is White's
+ * with own and other swapped. */
+static int black_state(const uint8_t *w, const uint8_t *b, int k, int s) {
     static const int swap[3] = {0, 2, 1};
-    int digit[4], out = 0, scale = 1;
-    for (int k = 0; k < 4; k++, s /= 3) digit[k] = s % 3;
-    for (int k = 0; k < 4; k++, scale *= 3)
-        for (int m = 0; m < 4; m++)
-            if (b[k] == w[m]) out += scale * swap[digit[m]];
+    int digit[KD_REGION_SIZE], out = 0, scale = 1;
+    for (int i = 0; i < k; i++, s /= 3) digit[i] = s % 3;
+    for (int i = 0; i < k; i++, scale *= 3)
+        for (int m = 0; m < k; m++)
+            if (b[i] == w[m]) out += scale * swap[digit[m]];
     return out;
 }
 
-static int same_squares(const uint8_t a[4], const uint8_t b[4]) {
+static int same_squares(const uint8_t *a, const uint8_t *b, int k) {
     int found = 0;
-    for (int k = 0; k < 4; k++)
-        for (int m = 0; m < 4; m++) found += a[k] == b[m];
-    return found == 4;
+    for (int i = 0; i < k; i++)
+        for (int m = 0; m < k; m++) found += a[i] == b[m];
+    return found == k;
 }
 
 /* One window of the board: its table is White's weights (window wi, -1 for none) minus
  * Black's (window bi, -1 for none), indexed by White's view of the squares sq. */
-static void add_merged(KdEval *e, const uint8_t sq[4], int wi, int bi) {
+static void add_merged(KdEval *e, const EvalBuild *bld, const uint8_t sq[4], int wi, int bi) {
     int64_t t[KD_PATTERN_STATES][KD_PHASES];
     for (int s = 0; s < KD_PATTERN_STATES; s++)
         for (int ph = 0; ph < KD_PHASES; ph++) {
-            int64_t v = wi >= 0 ? e->pattern[e->band[wi]][s][ph] : 0;
-            if (bi >= 0) v -= e->pattern[e->band[bi]][black_state(sq, e->win[1][bi], s)][ph];
+            int64_t v = wi >= 0 ? bld->pattern[bld->band[wi]][s][ph] : 0;
+            if (bi >= 0)
+                v -= bld->pattern[bld->band[bi]][black_state(sq, bld->win[1][bi], 4, s)][ph];
             t[s][ph] = v;
         }
     int k = 0;
@@ -45,23 +55,68 @@ static void add_merged(KdEval *e, const uint8_t sq[4], int wi, int bi) {
     e->mtab_of[e->nmwin++] = (uint8_t)k;
 }
 
-static void merge_windows(KdEval *e) {
+static void merge_windows(KdEval *e, const EvalBuild *bld) {
     uint8_t matched[KD_MAX_SQ] = {0};
     e->nmwin = e->nmerged = 0;
-    for (int i = 0; i < e->nwin; i++) {
+    for (int i = 0; i < bld->nwin; i++) {
         int j = 0;
-        while (j < e->nwin && (matched[j] || !same_squares(e->win[0][i], e->win[1][j]))) j++;
-        if (j < e->nwin) matched[j] = 1;
-        add_merged(e, e->win[0][i], i, j < e->nwin ? j : -1);
+        while (j < bld->nwin && (matched[j] || !same_squares(bld->win[0][i], bld->win[1][j], 4)))
+            j++;
+        if (j < bld->nwin) matched[j] = 1;
+        add_merged(e, bld, bld->win[0][i], i, j < bld->nwin ? j : -1);
     }
-    for (int j = 0; j < e->nwin; j++)
-        if (!matched[j]) add_merged(e, e->win[1][j], -1, j);
+    for (int j = 0; j < bld->nwin; j++)
+        if (!matched[j]) add_merged(e, bld, bld->win[1][j], -1, j);
+}
+
+/* The regions, merged as the windows are (without sharing: each region has its own table).
+ * reg[c][i] are the squares of region i from colour c's view, tab[ph][i][state] its
+ * weights. */
+static int merge_regions(KdEval *e, int m, const uint8_t (*reg)[KD_MAX_REGIONS][KD_REGION_SIZE],
+                         const int32_t *tab) {
+    uint8_t matched[KD_MAX_REGIONS] = {0};
+    int pairs[2 * KD_MAX_REGIONS][2];
+    int np = 0;
+    for (int i = 0; i < m; i++) {
+        int j = 0;
+        while (j < m && (matched[j] || !same_squares(reg[0][i], reg[1][j], KD_REGION_SIZE)))
+            j++;
+        if (j < m) matched[j] = 1;
+        pairs[np][0] = i;
+        pairs[np++][1] = j < m ? j : -1;
+    }
+    for (int j = 0; j < m; j++)
+        if (!matched[j]) {
+            pairs[np][0] = -1;
+            pairs[np++][1] = j;
+        }
+    e->rtab = malloc(sizeof(int32_t) * (size_t)np * KD_REGION_STATES * KD_PHASES);
+    if (!e->rtab) return -1;
+    for (int k = 0; k < np; k++) {
+        int wi = pairs[k][0], bi = pairs[k][1];
+        const uint8_t *sq = wi >= 0 ? reg[0][wi] : reg[1][bi];
+        memcpy(e->mreg[k], sq, KD_REGION_SIZE);
+        int32_t *out = e->rtab + (size_t)k * KD_REGION_STATES * KD_PHASES;
+        for (int s = 0; s < KD_REGION_STATES; s++) {
+            int bs = bi >= 0 ? black_state(sq, reg[1][bi], KD_REGION_SIZE, s) : 0;
+            for (int ph = 0; ph < KD_PHASES; ph++) {
+                const int32_t *t = tab + (size_t)ph * m * KD_REGION_STATES;
+                int32_t v = wi >= 0 ? t[wi * KD_REGION_STATES + s] : 0;
+                if (bi >= 0) v -= t[bi * KD_REGION_STATES + bs];
+                out[s * KD_PHASES + ph] = v;
+            }
+        }
+    }
+    e->nmreg = np;
+    return 0;
 }
 
 int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
     int n = r->nsq;
-    if (len != kd_eval_params_len(n)) return -1;
     memset(e, 0, sizeof(*e));
+    if (len < KD_EVAL_HEADER) return -1;
+    int m = params[KD_H_NREGIONS];
+    if (m < 0 || m > KD_MAX_REGIONS || len != kd_eval_params_len(n, m)) return -1;
     e->rules = r;
     memcpy(e->w, params, sizeof(int32_t) * KD_EVAL_HEADER);
     if (e->w[KD_H_START_PIECES] < 1 || e->w[KD_H_UNIT] < 1 || e->w[KD_H_DRAW_SCALE] < 1)
@@ -77,6 +132,8 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
     const int32_t *win = cone + 8 * n;
     const int32_t *band = win + 8 * n;
     const int32_t *pattern = band + n;
+    const int32_t *region = pattern + KD_PHASES * KD_MAX_BANDS * KD_PATTERN_STATES;
+    const int32_t *rtable = region + 2 * m * KD_REGION_SIZE;
     for (int c = 0; c < 2; c++) {
         for (int sq = 0; sq < n; sq++) {
             for (int ph = 0; ph < KD_PHASES; ph++)
@@ -93,42 +150,78 @@ int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len) {
             if (f & KD_SQ_CENTRE) e->centre |= b;
             if (f & KD_SQ_MAIN_LINE) e->main_line |= b;
             const int32_t *words = cone + (c * n + sq) * 4;
-            kd_bb m = 0;
-            for (int k = 3; k >= 0; k--) m = (m << 32) | (uint32_t)words[k];
-            e->cone[c][sq] = m;
+            kd_bb mask = 0;
+            for (int k = 3; k >= 0; k--) mask = (mask << 32) | (uint32_t)words[k];
+            e->cone[c][sq] = mask;
         }
     }
     for (int sq = 0; sq < n; sq++) e->file[sq] = (int8_t)file[sq];
-    e->nwin = 0;
+    EvalBuild *bld = calloc(1, sizeof(EvalBuild));
+    if (!bld) return -1;
+    int rc = -1;
     for (int i = 0; i < n; i++) {
         if (band[i] < 0) break;
-        if (band[i] >= e->w[KD_H_NBANDS]) return -1;
+        if (band[i] >= e->w[KD_H_NBANDS]) goto done;
         for (int c = 0; c < 2; c++)
             for (int k = 0; k < 4; k++) {
                 int s = win[(c * n + i) * 4 + k];
-                if (s < 0 || s >= n) return -1;
-                e->win[c][i][k] = (uint8_t)s;
+                if (s < 0 || s >= n) goto done;
+                bld->win[c][i][k] = (uint8_t)s;
             }
-        e->band[i] = (uint8_t)band[i];
-        e->nwin = i + 1;
+        bld->band[i] = (uint8_t)band[i];
+        bld->nwin = i + 1;
     }
     /* Men's mobility is counted with the rules' step groups (whole-board shifts): the
        evaluation's step directions must be the rules' own. */
     for (int c = 0; c < 2; c++) {
         int rules_dirs = 0;
         for (int i = 0; i < r->n_man_move[c]; i++) rules_dirs |= 1 << r->man_move[c][i];
-        if (rules_dirs != e->w[KD_H_MOVE_DIRS + c]) return -1;
+        if (rules_dirs != e->w[KD_H_MOVE_DIRS + c]) goto done;
     }
     e->use_patterns = 0;
     for (int ph = 0; ph < KD_PHASES; ph++)
         for (int b = 0; b < KD_MAX_BANDS; b++)
             for (int s = 0; s < KD_PATTERN_STATES; s++) {
                 int32_t v = pattern[(ph * KD_MAX_BANDS + b) * KD_PATTERN_STATES + s];
-                e->pattern[b][s][ph] = v;
+                bld->pattern[b][s][ph] = v;
                 if (v) e->use_patterns = 1;
             }
-    merge_windows(e);
+    merge_windows(e, bld);
+    if (m) {
+        uint8_t reg[2][KD_MAX_REGIONS][KD_REGION_SIZE];
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < m; i++)
+                for (int k = 0; k < KD_REGION_SIZE; k++) {
+                    int s = region[(c * m + i) * KD_REGION_SIZE + k];
+                    if (s < 0 || s >= n) goto done;
+                    reg[c][i][k] = (uint8_t)s;
+                }
+        for (long i = 0; i < (long)KD_PHASES * m * KD_REGION_STATES; i++)
+            if (rtable[i] <= -KD_REGION_LIMIT || rtable[i] >= KD_REGION_LIMIT) goto done;
+        if (merge_regions(e, m, (const uint8_t (*)[KD_MAX_REGIONS][KD_REGION_SIZE])reg, rtable))
+            goto done;
+    }
+    rc = 0;
+done:
+    free(bld);
+    if (rc) kd_eval_free(e);
+    return rc;
+}
+
+int kd_eval_copy(KdEval *dst, const KdEval *src) {
+    *dst = *src;
+    if (!src->rtab) return 0;
+    size_t bytes = sizeof(int32_t) * (size_t)src->nmreg * KD_REGION_STATES * KD_PHASES;
+    dst->rtab = malloc(bytes);
+    if (!dst->rtab) return -1;
+    memcpy(dst->rtab, src->rtab, bytes);
     return 0;
+}
+
+void kd_eval_free(KdEval *e) {
+    free(e->rtab);
+    e->rtab = NULL;
+    e->nmreg = 0;
 }
 
 /* The board as bytes, from each colour's point of view: cell[c][sq] is 0 (empty), 1 (a
@@ -240,6 +333,22 @@ static void patterns(const KdEval *e, const KdCells cell, long long part[KD_PHAS
     part[1] = end;
 }
 
+/* The region weights, White's minus Black's, per phase (the merged regions). */
+static void regions(const KdEval *e, const KdCells cell, long long part[KD_PHASES]) {
+    const uint8_t *v = cell[0];
+    long long mid = 0, end = 0;
+    for (int i = 0; i < e->nmreg; i++) {
+        const uint8_t *q = e->mreg[i];
+        int s = v[q[0]] + 3 * v[q[1]] + 9 * v[q[2]] + 27 * v[q[3]]
+                + 81 * (v[q[4]] + 3 * v[q[5]] + 9 * v[q[6]] + 27 * v[q[7]]);
+        const int32_t *t = e->rtab + ((size_t)i * KD_REGION_STATES + (size_t)s) * KD_PHASES;
+        mid += t[0];
+        end += t[1];
+    }
+    part[0] = mid;
+    part[1] = end;
+}
+
 /* A strong king on the main road in a winnable ending against a lone king (flying kings on
  * a diagonal board): features.py FittedEvaluator.main_road. */
 static int main_road(const KdEval *e, kd_bb strong_kings) {
@@ -327,6 +436,12 @@ int kd_evaluate(const KdPos *p, const KdEval *e) {
     if (e->use_patterns) {
         long long white[KD_PHASES];
         patterns(e, cell, white);
+        mid += mover ? -white[0] : white[0];
+        end += mover ? -white[1] : white[1];
+    }
+    if (e->nmreg) {
+        long long white[KD_PHASES];
+        regions(e, cell, white);
         mid += mover ? -white[0] : white[0];
         end += mover ? -white[1] : white[1];
     }

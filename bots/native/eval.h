@@ -26,8 +26,12 @@
  *   pattern[KD_PHASES][KD_MAX_BANDS][81]  per phase, table and state (digits 0 empty,
  *                           1 own, 2 other; the window's first square is the lowest
  *                           digit): weight, 1/64 centi-men
+ *   region[2][m][8]         per colour: the regions' eight squares (the colour's view),
+ *                           m = header slot KD_H_NREGIONS (0: no regions, nothing follows)
+ *   rtable[KD_PHASES][m][6561]  per phase, region and state (as the patterns): weight,
+ *                           1/64 centi-men, |weight| < 2^29
  *
- * Total length: kd_eval_params_len(n). Scores are centi-men from the side to move's point
+ * Total length: kd_eval_params_len(n, m). Scores are centi-men from the side to move's point
  * of view (the scale of bots/engine/search.py: MATE = 1_000_000 is far above any
  * evaluation).
  */
@@ -42,6 +46,10 @@
 #define KD_MAX_BANDS 16
 #define KD_PATTERN_STATES 81
 #define KD_MAX_MERGED (2 * KD_MAX_SQ)
+#define KD_REGION_SIZE 8
+#define KD_REGION_STATES 6561 /* 3^8 */
+#define KD_MAX_REGIONS 32
+#define KD_REGION_LIMIT (1 << 29) /* |region weight| below it: a merged difference fits 32 bits */
 
 enum { /* scalar feature weights: the order of bots/engine/features.py SCALARS */
     KD_W_TEMPO = 0, KD_W_MAN, KD_W_KING, KD_W_KING_CENTRE, KD_W_KING_MOBILITY,
@@ -57,7 +65,8 @@ enum { /* header constants */
                             (must be the rules' man moves) */
     KD_H_BACK_DIRS = 26, /* [2]: the directions straight behind a man's forward moves */
     KD_H_MAIN_ROAD = 28, /* a strong king on the main road against a lone king, centi-men */
-    KD_H_PHASES = 29     /* weight sets in the array: must be KD_PHASES */
+    KD_H_PHASES = 29,    /* weight sets in the array: must be KD_PHASES */
+    KD_H_NREGIONS = 30   /* region tables in the array (0..KD_MAX_REGIONS) */
 };
 
 enum {
@@ -74,10 +83,6 @@ typedef struct KdEval {
     kd_bb back_rank[2], opp_half[2], left[2], right[2], near[2], centre, main_line;
     uint8_t sq_flags[2][KD_MAX_SQ]; /* KD_SQ_* bits per colour and square */
     kd_bb cone[2][KD_MAX_SQ];
-    int nwin;
-    uint8_t win[2][KD_MAX_SQ][4];
-    uint8_t band[KD_MAX_SQ];
-    int32_t pattern[KD_MAX_BANDS][KD_PATTERN_STATES][KD_PHASES]; /* [band][state][phase] */
     int use_patterns;
     /* Both colours' pattern terms merged per window of the board (kd_eval_init): a window
        read once from White's view, its table holding White's weight minus Black's for the
@@ -88,16 +93,32 @@ typedef struct KdEval {
     uint8_t mtab_of[2 * KD_MAX_SQ];
     int64_t mtab[KD_MAX_MERGED][KD_PATTERN_STATES][KD_PHASES]; /* 64-bit: a difference of
                                                                    two int32 weights */
+    /* The regions, merged the same way: region i of the board read from White's view
+       (squares mreg[i]) indexes rtab[(i * KD_REGION_STATES + state) * KD_PHASES + phase],
+       White's weight minus Black's (32 bits: weights are below KD_REGION_LIMIT). rtab is
+       owned by this KdEval (NULL without regions): kd_eval_copy, kd_eval_free. */
+    int nmreg;
+    uint8_t mreg[2 * KD_MAX_REGIONS][KD_REGION_SIZE];
+    int32_t *rtab;
     const KdRules *rules;
 } KdEval;
 
-static inline int kd_eval_params_len(int nsq) {
+static inline int kd_eval_params_len(int nsq, int nregions) {
     return KD_EVAL_HEADER + KD_EVAL_SCALAR_SLOTS + (2 * KD_PHASES + 22) * nsq
-           + KD_PHASES * KD_MAX_BANDS * KD_PATTERN_STATES;
+           + KD_PHASES * KD_MAX_BANDS * KD_PATTERN_STATES
+           + nregions * (2 * KD_REGION_SIZE + KD_PHASES * KD_REGION_STATES);
 }
 
-/* Reads the flat array (length kd_eval_params_len(r->nsq)); returns 0, or -1 if malformed. */
+/* Reads the flat array (length kd_eval_params_len(r->nsq, params[KD_H_NREGIONS])); returns
+ * 0, or -1 if malformed (or out of memory). e need not be initialised before; a KdEval that
+ * was must be freed first (kd_eval_free). */
 int kd_eval_init(KdEval *e, const KdRules *r, const int32_t *params, int len);
+
+/* dst = src with its own copy of the region tables; returns 0, or -1 (out of memory). */
+int kd_eval_copy(KdEval *dst, const KdEval *src);
+
+/* Releases what kd_eval_init or kd_eval_copy allocated (the region tables). */
+void kd_eval_free(KdEval *e);
 
 /* Static score of p for the side to move, centi-men. */
 int kd_evaluate(const KdPos *p, const KdEval *e);

@@ -216,7 +216,8 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|i", kwlist, &spec, &params, &tt_mb))
         return -1;
     if (parse_rules(spec, &self->rules)) return -1;
-    int len = kd_eval_params_len(self->rules.nsq);
+    /* The length depends on the regions the header declares: kd_eval_init checks it. */
+    int len = kd_eval_params_len(self->rules.nsq, KD_MAX_REGIONS);
     int32_t *w = PyMem_Malloc(sizeof(int32_t) * (size_t)len);
     int *tmp = PyMem_Malloc(sizeof(int) * (size_t)(len + 1));
     if (!w || !tmp) {
@@ -227,9 +228,10 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
     }
     int n = get_ints(params, tmp, len + 1);
     int rc = -1;
-    if (n == len) {
-        for (int i = 0; i < len; i++) w[i] = tmp[i];
-        rc = kd_eval_init(&self->eval, &self->rules, w, len);
+    kd_eval_free(&self->eval);
+    if (n >= 0 && n <= len) {
+        for (int i = 0; i < n; i++) w[i] = tmp[i];
+        rc = kd_eval_init(&self->eval, &self->rules, w, n);
     }
     PyMem_Free(w);
     PyMem_Free(tmp);
@@ -250,6 +252,7 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
 
 static void Core_dealloc(CoreObject *self) {
     kd_engine_free(self->engine);
+    kd_eval_free(&self->eval);
     if (self->tables.obj) PyBuffer_Release(&self->tables);
     PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -563,5 +566,7 @@ PyMODINIT_FUNC PyInit__kdcore(void) {
     PyModule_AddIntConstant(m, "EVAL_SCALAR_SLOTS", KD_EVAL_SCALAR_SLOTS);
     PyModule_AddIntConstant(m, "EVAL_PHASES", KD_PHASES);
     PyModule_AddIntConstant(m, "EVAL_MAX_BANDS", KD_MAX_BANDS);
+    PyModule_AddIntConstant(m, "EVAL_MAX_REGIONS", KD_MAX_REGIONS);
+    PyModule_AddIntConstant(m, "EVAL_REGION_LIMIT", KD_REGION_LIMIT);
     return m;
 }

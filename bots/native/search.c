@@ -157,7 +157,10 @@ KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
     KdEngine *e = calloc(1, sizeof(KdEngine));
     if (!e) return NULL;
     e->r = *rules;
-    e->ev = *eval;
+    if (kd_eval_copy(&e->ev, eval)) {
+        free(e);
+        return NULL;
+    }
     e->ev.rules = &e->r;
     uint64_t s = 0x4B6F6E6461766FULL; /* fixed: keys are stable across processes */
     for (int t = 0; t < 4; t++)
@@ -168,6 +171,7 @@ KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
     while (entries * 2 <= want) entries *= 2;
     e->tt = calloc(entries, sizeof(TTEntry));
     if (!e->tt) {
+        kd_eval_free(&e->ev);
         free(e);
         return NULL;
     }
@@ -232,6 +236,7 @@ static int table_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
 
 void kd_engine_free(KdEngine *e) {
     if (!e) return;
+    kd_eval_free(&e->ev);
     free(e->special);
     free(e->tt);
     free(e);

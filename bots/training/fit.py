@@ -17,10 +17,12 @@ design matrix holds each feature twice, scaled by the phase's share ``p / P`` an
 ``1 - p / P``, so the fit learns both sets at once (``--single-phase`` ties them, the model
 before the phases). Two models are fitted: ``full`` (every feature, the compiled
 evaluation's) and ``lite`` (no pattern features: the pure-Python search's, cheaper per
-node). Weights are converted to centi-men by making the mean of a man's middle-game and
-ending values 100, and written with the command, the data (files, sizes and the
-generation records of :mod:`bots.training.generate`'s chunks), date and fit quality
-(cross-entropy on the held-out last 15% of the data, i.e. the latest games, against
+node). The region tables (3^8 states each, most of them rare) have an L2 strength of their
+own, chosen on the held-out data after the windows' (``--reg-regions``; ``--no-regions``
+fits the full model without them). Weights are converted to centi-men by making the mean of
+a man's middle-game and ending values 100, and written with the command, the data (files,
+sizes and the generation records of :mod:`bots.training.generate`'s chunks), date and fit
+quality (cross-entropy on the held-out last 15% of the data, i.e. the latest games, against
 material-only and the hand-set evaluation) to ``bots/engine/data/eval-<ruleset>.json``.
 
     python -m bots.training.fit --ruleset english --score-weight 0.5
@@ -42,6 +44,7 @@ from scipy import optimize, sparse
 from bots.engine.features import (
     PATTERN_STATES,
     PHASES,
+    REGION_STATES,
     SCALARS,
     WEIGHT_UNIT,
     FeatureSpace,
@@ -118,7 +121,7 @@ def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
 
 
 def logistic_fit(x: sparse.csr_matrix, y: np.ndarray, reg: np.ndarray,
-                 prior: np.ndarray | None = None) -> np.ndarray:
+                 prior: np.ndarray | None = None, *, max_iter: int = 2000) -> np.ndarray:
     """Cross-entropy of ``sigmoid(x @ w)`` against ``y`` plus ``reg/2 * (w - prior)^2``."""
     n = x.shape[0]
     xt = x.T.tocsr()
@@ -134,7 +137,7 @@ def logistic_fit(x: sparse.csr_matrix, y: np.ndarray, reg: np.ndarray,
         return float(value), grad
 
     res = optimize.minimize(loss, w0.copy(), jac=True, method="L-BFGS-B",
-                            options={"maxiter": 2000})
+                            options={"maxiter": max_iter})
     return np.asarray(res.x)
 
 
@@ -179,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the score target where a score exists")
     parser.add_argument("--reg", default="1e-4,3e-4,1e-3,3e-3",
                         help="L2 strengths to try on the held-out data (tables only)")
+    parser.add_argument("--reg-regions", default="1e-3,3e-3,1e-2",
+                        help="L2 strengths of the region tables to try on the held-out data")
+    parser.add_argument("--no-regions", action="store_true",
+                        help="fit the full model without the region tables")
+    parser.add_argument("--max-iter", type=int, default=2000,
+                        help="L-BFGS iterations per fit")
     parser.add_argument("--reg-scalars", type=float, default=1e-3,
                         help="L2 strength of the scalar features (towards the prior)")
     parser.add_argument("--prior", choices=("committed", "handset", "zero"),
@@ -223,7 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     nw = x.shape[1]
     feature = np.arange(nw) % nf  # the feature of each weight column
     is_table = feature >= len(SCALARS)
+    is_region = feature >= space.reg_base
     lite_cols = np.flatnonzero(feature < space.pat_base)
+    full_cols = (np.flatnonzero(feature < space.reg_base) if args.no_regions
+                 else np.arange(nw))
+    region_grid = ([float(v) for v in args.reg_regions.split(",")]
+                   if space.nregions and not args.no_regions else [0.0])
 
     # Material only, one set (the halves of a column summed give the unphased feature).
     material_cols = np.array([space.index["tempo"], space.index["man"], space.index["king"]])
@@ -237,20 +251,33 @@ def main(argv: list[str] | None = None) -> int:
     priors = {name: prior_vector(space, variant, args.prior, lite=name == "lite")[:nw] * logit
               for name in ("full", "lite")}
 
-    def fit_model(name: str, cols: np.ndarray, lam: float, xs: sparse.csr_matrix,
-                  y: np.ndarray) -> np.ndarray:
-        reg = np.where(is_table[cols], lam, args.reg_scalars)
-        return logistic_fit(xs[:, cols], y, reg, priors[name][cols])
+    def fit_model(name: str, cols: np.ndarray, lam: tuple[float, float],
+                  xs: sparse.csr_matrix, y: np.ndarray) -> np.ndarray:
+        reg = np.where(is_region[cols], lam[1], np.where(is_table[cols], lam[0],
+                                                         args.reg_scalars))
+        return logistic_fit(xs[:, cols], y, reg, priors[name][cols], max_iter=args.max_iter)
 
     quality: dict[str, Any] = {}
-    best: dict[str, tuple[float, float, np.ndarray]] = {}
-    for name, cols in (("full", np.arange(nw)), ("lite", lite_cols)):
+    best: dict[str, tuple[float, tuple[float, float], np.ndarray]] = {}
+
+    def try_fit(name: str, cols: np.ndarray, lam: tuple[float, float]) -> None:
+        w = fit_model(name, cols, lam, x_tr, y_tr)
+        ce = cross_entropy(_sigmoid(x_va[:, cols] @ w), y_va)
+        print(f"  {name} lambda={lam[0]:g} regions={lam[1]:g}: validation cross-entropy "
+              f"{ce:.4f}", flush=True)
+        if name not in best or ce < best[name][0]:
+            best[name] = (ce, lam, w)
+
+    # The windows' strength first (regions at the middle of their grid), then the regions'.
+    for name, cols in (("full", full_cols), ("lite", lite_cols)):
+        middle = region_grid[len(region_grid) // 2]
         for lam in (float(v) for v in args.reg.split(",")):
-            w = fit_model(name, cols, lam, x_tr, y_tr)
-            ce = cross_entropy(_sigmoid(x_va[:, cols] @ w), y_va)
-            print(f"  {name} lambda={lam:g}: validation cross-entropy {ce:.4f}", flush=True)
-            if name not in best or ce < best[name][0]:
-                best[name] = (ce, lam, w)
+            try_fit(name, cols, (lam, middle))
+        if name == "full":
+            chosen = best[name][1][0]
+            for lam_r in region_grid:
+                if lam_r != middle:
+                    try_fit(name, cols, (chosen, lam_r))
     legacy = handset_evaluator(variant)
     legacy_scores = np.array([legacy.evaluate(p) for p in positions], dtype=float)
     s_leg = fit_score_scale(legacy_scores[:split], y_tr)
@@ -268,17 +295,18 @@ def main(argv: list[str] | None = None) -> int:
         "material_only": round(ce_mat, 4), "hand_set": round(ce_leg, 4),
         "constant": round(cross_entropy(np.full(len(y_va), y_tr.mean()), y_va), 4),
     }
-    full_p = _sigmoid(x_va @ best["full"][2])
+    full_p = _sigmoid(x_va[:, full_cols] @ best["full"][2])
     decided = r_va != 0.5
     if decided.any():
         quality["validation_decided_games_accuracy_full"] = round(
             float(np.mean((full_p[decided] > 0.5) == (r_va[decided] > 0.5))), 3)
-    quality["lambda"] = {"full": best["full"][1], "lite": best["lite"][1],
+    quality["lambda"] = {"full": best["full"][1][0], "lite": best["lite"][1][0],
+                         "regions": best["full"][1][1] if len(full_cols) == nw else None,
                          "scalars": args.reg_scalars, "prior": args.prior}
     # Refit both on all the data with the chosen strengths, then scale to centi-men.
     out: dict[str, Any] = {}
     man = space.index["man"]
-    for name, cols in (("full", np.arange(nw)), ("lite", lite_cols)):
+    for name, cols in (("full", full_cols), ("lite", lite_cols)):
         w = fit_model(name, cols, best[name][1], x, target)
         wc = np.zeros(nw)
         wc[cols] = w
@@ -331,6 +359,14 @@ def _weight_set_model(space: FeatureSpace, wc: np.ndarray, patterns: bool) -> di
             [round(float(v), 2) for v in wc[space.pat_base + b * PATTERN_STATES:
                                             space.pat_base + (b + 1) * PATTERN_STATES]]
             for b in range(space.nbands)]
+        regions = []
+        for r in range(space.nregions):
+            base = space.reg_base + r * REGION_STATES
+            table = wc[base:base + REGION_STATES]
+            regions.append({str(s): round(float(v), 2) for s, v in enumerate(table)
+                            if abs(v) >= 0.005})
+        if any(regions):
+            model["regions"] = regions
     return model
 
 

@@ -13,8 +13,11 @@ from bots.engine.features import (
     MAIN_ROAD_DRIVES,
     NATIVE_HEADER,
     NATIVE_MAX_BANDS,
+    NATIVE_MAX_REGIONS,
     NATIVE_SCALAR_SLOTS,
     PHASES,
+    REGION_STATES,
+    REGION_WEIGHT_LIMIT,
     SCALARS,
     FittedEvaluator,
     default_model,
@@ -110,6 +113,135 @@ def test_feature_values_on_a_literal_position() -> None:
         space.index["king_men"]] == -2
     assert space.features(variant.parse_fen("W:W6,28,33,K47:B19,K23"))[
         space.index["king_men"]] == 1 * 1 - 1 * 3
+
+
+@pytest.mark.parametrize(("key", "count"), [("international", 16), ("english", 9),
+                                          ("brazilian", 9), ("spanish", 9), ("turkish", 12)])
+def test_regions_are_blocks_of_eight_squares_over_the_whole_board(key: str, count: int) -> None:
+    """Blocks of four rows (four columns wide on diagonal boards, two on orthogonal ones) at
+    every second row and column: every square is in one, and the colour mirror maps the
+    regions onto themselves (so a region's weights serve both colours)."""
+    variant = get_variant(key)
+    space = space_for(variant)
+    assert space.nregions == len(space.regions) == count
+    coords = variant.geometry.coords
+    width = 4 if space.diagonal else 2
+    covered: set[int] = set()
+    for region in space.regions:
+        assert len(set(region)) == 8 and list(region) == sorted(region)
+        rows = {coords[q][0] for q in region}
+        cols = {coords[q][1] for q in region}
+        assert max(rows) - min(rows) == 3 and max(cols) - min(cols) == width - 1
+        covered |= set(region)
+    assert covered == set(range(space.size))
+    as_sets = {frozenset(r) for r in space.regions}
+    assert {frozenset(r) for r in space.real_regions[1]} == as_sets
+
+
+def test_a_region_weight_on_a_literal_position() -> None:
+    """International region 0 is the block a1-d4 (squares 31, 32, 36, 37, 41, 42, 46, 47,
+    lowest digit first); Black's region 0 is the same block from Black's side (20, 19,
+    15, 14, 10, 9, 5, 4)."""
+    variant = get_variant("international")
+    space = space_for(variant)
+    label = [variant.square_label(q) for q in space.regions[0]]
+    assert label == ["31", "32", "36", "37", "41", "42", "46", "47"]
+    assert [variant.square_label(q) for q in space.real_regions[1][0]] == [
+        "20", "19", "15", "14", "10", "9", "5", "4"]
+    pos = variant.parse_fen("W:W31,36,37,41,46,47,15:B20,5")
+    white_state = 1 + 9 + 27 + 81 + 729 + 2187  # own men on 31, 36, 37, 41, 46, 47
+    black_state = 1 + 2 * 9 + 729  # own men on 20 and 5, White's man on 15
+    assert space.region_states(pos, 0)[0] == white_state
+    assert space.region_states(pos, 1)[0] == black_state
+    only = {"regions": [{str(white_state): 50.0}] + [{}] * (space.nregions - 1)}
+    weights = weights_from_model(space, only)
+    assert weights[space.reg_base + white_state] == 50 * 64
+    ev = FittedEvaluator(variant, weights)
+    assert ev.use_regions and not ev.use_patterns
+    assert ev.evaluate(pos) == 50
+    assert ev.evaluate(Position(pos.white_men, 0, pos.black_men, 0, Color.BLACK)) == -50
+    theirs = {"regions": [{str(black_state): 30.0}] + [{}] * (space.nregions - 1)}
+    assert FittedEvaluator(variant, weights_from_model(space, theirs)).evaluate(pos) == -30
+    native = pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import rules_spec
+
+    params = native_params(variant, weights)
+    assert len(params) == native_params_len(space.size, space.nregions)
+    core = native.Core(rules_spec(variant), params, 1)
+    assert core.evaluate(pos.white_men, 0, pos.black_men, 0, 0) == 50
+    assert core.evaluate(pos.white_men, 0, pos.black_men, 0, 1) == -50
+
+
+def test_region_models_and_their_refusals() -> None:
+    variant = get_variant("brazilian")
+    space = space_for(variant)
+    with pytest.raises(ValueError):
+        weights_from_model(space, {"regions": [{}] * (space.nregions + 1)})
+    with pytest.raises(ValueError):
+        weights_from_model(space, {"regions": [{str(REGION_STATES): 1.0}]
+                                   + [{}] * (space.nregions - 1)})
+    # Without region weights the array has no regions: the core spends nothing on them.
+    plain = native_params(variant)
+    assert plain[30] == 0 and len(plain) == native_params_len(space.size)
+    weights = weights_from_model(space, default_model(variant))
+    weights[space.reg_base + 7] = REGION_WEIGHT_LIMIT  # one past the bound
+    with pytest.raises(ValueError):
+        native_params(variant, weights)
+    native = pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import rules_spec
+
+    weights[space.reg_base + 7] = REGION_WEIGHT_LIMIT - 1
+    params = native_params(variant, weights)
+    core = native.Core(rules_spec(variant), params, 1)  # at the bound: taken
+    ref = FittedEvaluator(variant, weights)
+    for pos in _random_positions(variant, random.Random("bound"), 2)[::5]:
+        assert core.evaluate(pos.white_men, pos.white_kings, pos.black_men, pos.black_kings,
+                             int(pos.turn)) == ref.evaluate(pos)
+    spec = rules_spec(variant)
+    over = list(params)
+    over[-1] = REGION_WEIGHT_LIMIT
+    for bad in (over, params[:-1], params + [0]):
+        with pytest.raises(ValueError):
+            native.Core(spec, bad, 1)
+    claims_more = list(params)
+    claims_more[30] = space.nregions + 1  # the header's region count, not the array's
+    with pytest.raises(ValueError):
+        native.Core(spec, claims_more, 1)
+    claims_more[30] = NATIVE_MAX_REGIONS + 1
+    with pytest.raises(ValueError):
+        native.Core(spec, claims_more, 1)
+
+
+def test_a_region_weight_steers_the_compiled_search() -> None:
+    """The search evaluates with the region tables of its own engine (a copy of the
+    core's): a large weight for the shape one first move makes is what a depth-1 search
+    plays, in the first thread and in a temporary engine."""
+    pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import NativeEngine
+
+    variant = get_variant("english")
+    space = space_for(variant)
+    start = variant.initial_position()
+    moves = variant.legal_moves(start)
+    mover = int(start.turn)
+    seen = {m: space.region_states(variant.apply(start, m), mover) for m in moves}
+    for target in moves:
+        unique = [r for r in range(space.nregions)
+                  if all(seen[m][r] != seen[target][r] for m in moves if m != target)]
+        if unique:
+            break
+    region = unique[0]
+    model = default_model(variant)
+    table = [{} for _ in range(space.nregions)]
+    table[region] = {str(seen[target][region]): 500.0}
+    model["regions"] = table
+    engine = NativeEngine(variant, params=native_params(variant, weights_from_model(space,
+                                                                                  model)))
+    found = engine.search(start, max_depth=1, seed=0, tables=False)
+    assert found.move == target
+    temporary = engine._new_core(1)  # what a second thread searching at once gets
+    assert temporary.evaluate(*(getattr(variant.apply(start, target), f) for f in (
+        "white_men", "white_kings", "black_men", "black_kings")), 1 - mover) < -400
 
 
 @pytest.mark.parametrize("key", RULESETS)
@@ -243,8 +375,9 @@ def test_compiled_evaluation_equals_the_python_reference(key: str) -> None:
     models.append(native_params(variant, weights))
     references = [FittedEvaluator(variant, load_weights(variant) or []),
                   FittedEvaluator(variant, weights)]
-    for params, ref in zip(models, references, strict=True):
-        assert len(params) == native_params_len(space.size)
+    assert space.nregions > 0
+    for params, ref, nregions in zip(models, references, (0, space.nregions), strict=True):
+        assert len(params) == native_params_len(space.size, nregions)
         core = native.Core(rules_spec(variant), params, 1)
         for pos in positions:
             got = core.evaluate(pos.white_men, pos.white_kings, pos.black_men,
@@ -344,3 +477,5 @@ def test_native_layout_constants_match_the_core() -> None:
     assert native.EVAL_SCALAR_SLOTS == NATIVE_SCALAR_SLOTS
     assert native.EVAL_PHASES == len(PHASES)
     assert native.EVAL_MAX_BANDS == NATIVE_MAX_BANDS
+    assert native.EVAL_MAX_REGIONS == NATIVE_MAX_REGIONS
+    assert native.EVAL_REGION_LIMIT == REGION_WEIGHT_LIMIT

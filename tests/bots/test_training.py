@@ -82,5 +82,17 @@ def test_the_fit_writes_a_phased_model(tmp_path: Path,
         assert mean_man == pytest.approx(100, abs=0.02)
         FittedEvaluator(variant, weights)
     assert not any(doc["lite"][p].get("patterns") for p in PHASES)
+    assert not any(doc["lite"][p].get("regions") for p in PHASES)
+    # The full model learns region tables (sparse: the states the data has) and uses them.
+    regions = doc["full"]["middle"]["regions"]
+    assert len(regions) == space.nregions and sum(len(t) for t in regions) > 100
+    assert FittedEvaluator(variant, weights_from_model(space, doc["full"])).use_regions
+    assert doc["fit"]["lambda"]["regions"] in (1e-3, 3e-3, 1e-2)
     assert doc["data"]["quiet_positions"] > 0
+    bare = tmp_path / "bare.json"
+    assert fit.main(["--ruleset", "english", "--data", str(data), "--reg", "1e-3",
+                     "--no-regions", "--out", str(bare)]) == 0
+    plain = json.loads(bare.read_text(encoding="utf-8"))
+    assert not any(plain["full"][p].get("regions") for p in PHASES)
+    assert plain["full"]["middle"].get("patterns") and plain["fit"]["lambda"]["regions"] is None
     assert "committed_before" in doc["fit"]["validation_cross_entropy"]
