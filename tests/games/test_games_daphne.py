@@ -156,11 +156,13 @@ async def _keep_playing(base: str, game_id: str, cookie: str, side: str,
                         stop: asyncio.Event, tally: list[int] | None = None) -> int:
     """Play the first legal move whenever it is ``side``'s turn, until the socket closes.
 
-    Every move sent is also counted in ``tally[0]`` when given."""
+    Every move sent is also counted in ``tally[0]`` when given. A socket whose opening the
+    server never answers (refused, or cut short by the server stopping while the socket
+    waited to be admitted) plays nothing."""
     played = 0
     try:
         client = await Client.open(base, game_id, cookie)
-    except OSError:
+    except (OSError, websockets.exceptions.InvalidHandshake):
         return 0
     try:
         while not stop.is_set():
