@@ -181,9 +181,9 @@ def test_region_models_and_their_refusals() -> None:
         weights_from_model(space, {"regions": [{str(REGION_STATES): 1.0}]
                                    + [{}] * (space.nregions - 1)})
     # Without region weights the array has no regions: the core spends nothing on them.
-    plain = native_params(variant)
-    assert plain[30] == 0 and len(plain) == native_params_len(space.size)
     weights = weights_from_model(space, default_model(variant))
+    plain = native_params(variant, weights)
+    assert plain[30] == 0 and len(plain) == native_params_len(space.size)
     weights[space.reg_base + 7] = REGION_WEIGHT_LIMIT  # one past the bound
     with pytest.raises(ValueError):
         native_params(variant, weights)
@@ -376,7 +376,10 @@ def test_compiled_evaluation_equals_the_python_reference(key: str) -> None:
     references = [FittedEvaluator(variant, load_weights(variant) or []),
                   FittedEvaluator(variant, weights)]
     assert space.nregions > 0
-    for params, ref, nregions in zip(models, references, (0, space.nregions), strict=True):
+    committed = load_weights(variant) or []
+    counts = (space.nregions if any(committed[space.reg_base:space.nfeatures])
+              or any(committed[space.nfeatures + space.reg_base:]) else 0, space.nregions)
+    for params, ref, nregions in zip(models, references, counts, strict=True):
         assert len(params) == native_params_len(space.size, nregions)
         core = native.Core(rules_spec(variant), params, 1)
         for pos in positions:

@@ -106,3 +106,21 @@ def test_search_speed_compares_two_builds_node_for_node(
     assert cells[1] == "6" and cells[2] == "2"
     assert cells[3] == cells[6] and int(cells[3].replace(",", "")) > 0  # nodes new = old
     assert cells[-1] == "yes"
+
+
+def test_an_evaluation_plays_at_equal_time(tmp_path: Path) -> None:
+    """``--eval-ab --ab-time``: the player searches by time, not nodes, and a forced move
+    is played at once (no search: the same for both evaluations)."""
+    from bench.strength import native_player
+    from bots.engine.features import native_params
+
+    variant = get_variant("english")
+    play = native_player(variant, native_params(variant), nodes=1, seconds=0.05)
+    record = GameRecord.new(variant)
+    for _ in range(4):
+        move = play(variant, record, random.Random(2))
+        assert move in record.legal_moves()
+        record.push(move)
+    forced = GameRecord.new(variant, variant.parse_fen("W:W22:B18"))
+    (only,) = forced.legal_moves()
+    assert play(variant, forced, random.Random(3)) == only
