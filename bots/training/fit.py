@@ -10,7 +10,11 @@ target mixes in ``sigmoid(score / s)`` with ``s`` fitted on the same data
 (``--score-weight``). The L2 penalty pulls the weights towards a prior (expressed at the
 material-only fit's scale), not towards 0, so thin data cannot produce extreme values:
 ``--prior committed`` (the default) the ruleset's committed weights, ``handset`` the
-hand-set evaluation on these features, ``zero`` none.
+hand-set evaluation on these features, ``zero`` none; ``--prior-scale fitted`` puts the
+prior at its own best scale on the training data instead. With strong L2 strengths on the
+scalars and windows (``--reg-scalars 30 --reg 30``) the committed weights stay as they are
+and only the region tables are learned, as a correction of the committed evaluation
+towards the target.
 
 Every feature has a middle-game and an ending weight (:mod:`bots.engine.features`): the
 design matrix holds each feature twice, scaled by the phase's share ``p / P`` and by
@@ -192,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="L2 strength of the scalar features (towards the prior)")
     parser.add_argument("--prior", choices=("committed", "handset", "zero"),
                         default="committed", help="what the L2 penalty pulls towards")
+    parser.add_argument("--prior-scale", choices=("material", "fitted"), default="material",
+                        help="the prior's scale in logits: the material-only fit's, or its "
+                        "own best scale on the training data")
     parser.add_argument("--single-phase", action="store_true",
                         help="one weight set for both phases (the model before the phases)")
     parser.add_argument("--max-positions", type=int, default=400_000)
@@ -250,6 +257,16 @@ def main(argv: list[str] | None = None) -> int:
     logit = w_mat[1] / 100.0
     priors = {name: prior_vector(space, variant, args.prior, lite=name == "lite")[:nw] * logit
               for name in ("full", "lite")}
+    if args.prior_scale == "fitted":
+        # The prior at its own best scale: one logistic multiplier of the prior's score,
+        # fitted on the training positions. A fit that keeps the prior's weights (a strong
+        # L2) and learns only the region tables needs this: at the material-only scale the
+        # regions would spend themselves correcting the scale of the whole evaluation.
+        for name, cols in (("full", full_cols), ("lite", lite_cols)):
+            prior_score = x_tr[:, cols] @ priors[name][cols]
+            alpha = logistic_fit(sparse.csr_matrix(prior_score[:, None]), y_tr,
+                                 np.full(1, REG_SCALARS), np.ones(1))
+            priors[name] = priors[name] * float(alpha[0])
 
     def fit_model(name: str, cols: np.ndarray, lam: tuple[float, float],
                   xs: sparse.csr_matrix, y: np.ndarray) -> np.ndarray:
@@ -302,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
             float(np.mean((full_p[decided] > 0.5) == (r_va[decided] > 0.5))), 3)
     quality["lambda"] = {"full": best["full"][1][0], "lite": best["lite"][1][0],
                          "regions": best["full"][1][1] if len(full_cols) == nw else None,
-                         "scalars": args.reg_scalars, "prior": args.prior}
+                         "scalars": args.reg_scalars, "prior": args.prior,
+                         "prior_scale": args.prior_scale}
     # Refit both on all the data with the chosen strengths, then scale to centi-men.
     out: dict[str, Any] = {}
     man = space.index["man"]

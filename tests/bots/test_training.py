@@ -96,3 +96,34 @@ def test_the_fit_writes_a_phased_model(tmp_path: Path,
     assert not any(plain["full"][p].get("regions") for p in PHASES)
     assert plain["full"]["middle"].get("patterns") and plain["fit"]["lambda"]["regions"] is None
     assert "committed_before" in doc["fit"]["validation_cross_entropy"]
+
+
+def test_a_regions_only_fit_keeps_the_committed_weights(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strong L2 on everything but the regions, the prior at its own fitted scale: the
+    committed evaluation stays as it is (to rounding) and the region tables are learned
+    on top of it."""
+    pytest.importorskip("scipy")
+    from bots.engine.features import load_weights
+    from bots.training import fit
+
+    committed = load_weights(get_variant("english"))
+    assert committed is not None
+    monkeypatch.chdir(tmp_path)
+    assert generate.main(["--ruleset", "english", "--nodes", "300", "--minutes", "0.1",
+                          "--seed", "5"]) == 0
+    data = tmp_path / ".training-data" / "english-engine.txt"
+    out = tmp_path / "eval.json"
+    assert fit.main(["--ruleset", "english", "--data", str(data), "--score-weight", "1.0",
+                     "--reg", "30", "--reg-scalars", "30", "--reg-regions", "1e-4",
+                     "--prior-scale", "fitted", "--out", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["fit"]["lambda"]["prior_scale"] == "fitted"
+    space = space_for(get_variant("english"))
+    weights = weights_from_model(space, doc["full"])
+    base = [i for i in range(space.nweights) if i % space.nfeatures < space.reg_base]
+    # Weights are integers in 1/64 centi-men: the base moves by less than a centi-man.
+    assert max(abs(weights[i] - committed[i]) for i in base) <= 64
+    regions = doc["full"]["middle"]["regions"]
+    assert sum(len(t) for t in regions) > 100
+    assert max(abs(v) for t in regions for v in t.values()) > 0.5
