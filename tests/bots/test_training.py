@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,19 +59,29 @@ def test_bad_chunk_arguments_are_refused(tmp_path: Path,
     assert not (tmp_path / ".training-data").exists()
 
 
+def _fitted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int,
+            *fit_args: str) -> dict[str, Any]:
+    """Six seconds of English self-play at 300 nodes, fitted with ``fit_args``: the model."""
+    from bots.training import fit
+
+    monkeypatch.chdir(tmp_path)
+    assert generate.main(["--ruleset", "english", "--nodes", "300", "--minutes", "0.1",
+                          "--seed", str(seed)]) == 0
+    data = tmp_path / ".training-data" / "english-engine.txt"
+    out = tmp_path / "eval.json"
+    assert fit.main(["--ruleset", "english", "--data", str(data), *fit_args,
+                     "--out", str(out)]) == 0
+    doc: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return doc
+
+
 def test_the_fit_writes_a_phased_model(tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("scipy")
     from bots.training import fit
 
-    monkeypatch.chdir(tmp_path)
-    assert generate.main(["--ruleset", "english", "--nodes", "300", "--minutes", "0.1",
-                          "--seed", "3"]) == 0
+    doc = _fitted(tmp_path, monkeypatch, 3, "--reg", "1e-3")
     data = tmp_path / ".training-data" / "english-engine.txt"
-    out = tmp_path / "eval.json"
-    assert fit.main(["--ruleset", "english", "--data", str(data), "--reg", "1e-3",
-                     "--out", str(out)]) == 0
-    doc = json.loads(out.read_text(encoding="utf-8"))
     variant = get_variant("english")
     space = space_for(variant)
     for name in ("full", "lite"):
@@ -105,19 +116,11 @@ def test_a_regions_only_fit_keeps_the_committed_weights(tmp_path: Path,
     on top of it."""
     pytest.importorskip("scipy")
     from bots.engine.features import load_weights
-    from bots.training import fit
 
     committed = load_weights(get_variant("english"))
     assert committed is not None
-    monkeypatch.chdir(tmp_path)
-    assert generate.main(["--ruleset", "english", "--nodes", "300", "--minutes", "0.1",
-                          "--seed", "5"]) == 0
-    data = tmp_path / ".training-data" / "english-engine.txt"
-    out = tmp_path / "eval.json"
-    assert fit.main(["--ruleset", "english", "--data", str(data), "--score-weight", "1.0",
-                     "--reg", "30", "--reg-scalars", "30", "--reg-regions", "1e-4",
-                     "--prior-scale", "fitted", "--out", str(out)]) == 0
-    doc = json.loads(out.read_text(encoding="utf-8"))
+    doc = _fitted(tmp_path, monkeypatch, 5, "--score-weight", "1.0", "--reg", "30",
+                  "--reg-scalars", "30", "--reg-regions", "1e-4", "--prior-scale", "fitted")
     assert doc["fit"]["lambda"]["prior_scale"] == "fitted"
     space = space_for(get_variant("english"))
     weights = weights_from_model(space, doc["full"])
