@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     lite_cols = np.flatnonzero(feature < space.pat_base)
     full_cols = (np.flatnonzero(feature < space.reg_base) if args.no_regions
                  else np.arange(nw))
+    models = (("full", full_cols), ("lite", lite_cols))  # each model's weight columns
     region_grid = ([float(v) for v in args.reg_regions.split(",")]
                    if space.nregions and not args.no_regions else [0.0])
 
@@ -262,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         # fitted on the training positions. A fit that keeps the prior's weights (a strong
         # L2) and learns only the region tables needs this: at the material-only scale the
         # regions would spend themselves correcting the scale of the whole evaluation.
-        for name, cols in (("full", full_cols), ("lite", lite_cols)):
+        for name, cols in models:
             prior_score = x_tr[:, cols] @ priors[name][cols]
             alpha = logistic_fit(sparse.csr_matrix(prior_score[:, None]), y_tr,
                                  np.full(1, REG_SCALARS), np.ones(1))
@@ -286,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
             best[name] = (ce, lam, w)
 
     # The windows' strength first (regions at the middle of their grid), then the regions'.
-    for name, cols in (("full", full_cols), ("lite", lite_cols)):
+    for name, cols in models:
         middle = region_grid[len(region_grid) // 2]
         for lam in (float(v) for v in args.reg.split(",")):
             try_fit(name, cols, (lam, middle))
@@ -324,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     # Refit both on all the data with the chosen strengths, then scale to centi-men.
     out: dict[str, Any] = {}
     man = space.index["man"]
-    for name, cols in (("full", full_cols), ("lite", lite_cols)):
+    for name, cols in models:
         w = fit_model(name, cols, best[name][1], x, target)
         wc = np.zeros(nw)
         wc[cols] = w
