@@ -7,14 +7,13 @@
  * - Move ordering: TT move, captures (most pieces), promotions, two killers per ply, the
  *   counter-move (the quiet reply that last refuted the opponent's move), then history
  *   (raised for a quiet move that cut, lowered for those tried before it).
- * - Selective search, only at "calm" nodes (no capture for either side, not a mate
- *   window) and never for a move that captures, promotes, offers a capture or threatens
- *   one: late-move reductions by depth and move number, less in PV nodes and for killers,
- *   counter-moves and moves with a good history, more for a bad history (re-searched at
- *   full depth when they beat alpha); a static cut at depth 1-3 (evaluation far above
- *   beta); futility at depth 1-2 (evaluation far below alpha: quiet moves skipped);
- *   ProbCut from depth 5 (evaluation above beta + margin, confirmed by a search 4 plies
- *   shallower with that bound).
+ * - Selective search everywhere outside mate windows, as Scan does it: a shallow cut at
+ *   non-PV nodes from depth 3 (a search of the node itself at 40% of the depth with the
+ *   bound beta + 20 centi-men a ply; when it fails high, the node does, by that score less
+ *   the margin); late-move reductions of every quiet move that does not promote, from the
+ *   second move in non-PV nodes (the fourth in PV nodes) at depth >= 2: one ply, two from
+ *   the fifth move of a non-PV node, re-searched at full depth when they beat alpha. A
+ *   capture is never reduced, and a node with one legal move is extended by a ply.
  * - Quiescence: captures are mandatory, so at the horizon a side with a capture plays it
  *   (no standing pat); a quiet horizon position where the opponent threatens a capture is
  *   searched one more ply (once per line); otherwise the static evaluation stands, and a
@@ -72,6 +71,7 @@ struct KdEngine {
     int64_t nodes, node_limit;
     double deadline;
     int stop, armed, extension_ply, fresh;
+    int shallow; /* > 0: inside a shallow cut's search, which cuts no further */
     int n_hist;
     uint64_t stack[KD_MAX_HISTORY + KD_MAX_PLY + 8];
     KdMove killers[KD_MAX_PLY + 8][2];
@@ -80,10 +80,6 @@ struct KdEngine {
        by that move's from and to squares */
     uint16_t counter[KD_MAX_SQ][KD_MAX_SQ];
     uint16_t path[KD_MAX_PLY + 8]; /* the move that led to each ply (same encoding) */
-    int8_t threat[KD_MAX_PLY + 8]; /* whether the opponent of the side to move at a ply
-                                      has a capture, when the parent found out (-1: not) */
-    int8_t caps[KD_MAX_PLY + 8];   /* whether the side to move at a ply has a capture, when
-                                      the parent found out (-1: not) */
     KdMoveList lists[KD_MAX_PLY + 8];
     KdMoveList root_list;
     int order[KD_MAX_PLY + 8][KD_MAX_MOVES];
@@ -150,10 +146,7 @@ static inline uint32_t capfold(kd_bb c) {
     return (uint32_t)(x ^ (x >> 32));
 }
 
-static void lmr_init(void);
-
 KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
-    lmr_init();
     KdEngine *e = calloc(1, sizeof(KdEngine));
     if (!e) return NULL;
     e->r = *rules;
@@ -302,36 +295,10 @@ static int opponent_threatens(const KdEngine *e, const KdPos *p) {
     return kd_has_capture(&e->r, &q);
 }
 
-/* opponent_threatens() of the node at ply, from what the parent found if it looked. */
-static inline int threatened(const KdEngine *e, const KdPos *p, int ply) {
-    int t = e->threat[ply];
-    return t >= 0 ? t : opponent_threatens(e, p);
-}
-
-/* Selective search (all of it off for captures and for positions where either side has a
-   capture: draughts' tactics are forced captures, and a shot is a quiet move that offers
-   one). */
-#define KD_LMR_MAX_DEPTH 64
-#define KD_LMR_MAX_MOVES 64
-static uint8_t lmr_table[KD_LMR_MAX_DEPTH][KD_LMR_MAX_MOVES];
-static int lmr_ready;
-
-/* Late-move reduction in plies by depth and move number: 0.75 + ln(depth) ln(i) / 2.5,
-   rounded down (1 from the third move at depth 3, 2 from the ninth at depth 8). Filled
-   when the first engine is created (with the GIL held, so never by two threads at once). */
-static void lmr_init(void) {
-    if (lmr_ready) return;
-    for (int d = 1; d < KD_LMR_MAX_DEPTH; d++)
-        for (int i = 1; i < KD_LMR_MAX_MOVES; i++)
-            lmr_table[d][i] = (uint8_t)(0.75 + log((double)d) * log((double)i) / 2.5);
-    lmr_ready = 1;
-}
-
 #define HISTORY_MAX 600000
-#define FUTILITY_MARGIN 70       /* centi-men per ply of depth left, depth 1-2 */
-#define STATIC_CUT_MARGIN 80     /* centi-men per ply, static cut at depth 1-3 */
-#define PROBCUT_MARGIN 100
-#define PROBCUT_DEPTH 5
+#define SHALLOW_CUT_DEPTH 3       /* the shallow cut from this depth */
+#define SHALLOW_CUT_PERCENT 40    /* its search: this share of the node's depth */
+#define SHALLOW_CUT_MARGIN 20     /* its bound: beta + this many centi-men a ply of depth */
 
 static inline uint16_t move_code(const KdMove *m) {
     return (uint16_t)(m->from * KD_MAX_SQ + m->to + 1);
@@ -371,12 +338,11 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     __builtin_prefetch(tt_bucket(e, h));
     __builtin_prefetch((const char *)tt_bucket(e, h) + sizeof(TTEntry) * TT_WAYS - 1);
     KdMoveList *ml = &e->lists[ply];
-    if (e->caps[ply] == 0) ml->n = 0; /* the parent found none: no need to generate them */
-    else kd_captures(r, pos, ml);
+    kd_captures(r, pos, ml);
     if (ml->n == 0) {
         if (depth <= 0 || ply >= KD_MAX_PLY - 2) {
             if (!kd_can_step(r, pos)) return -(KD_MATE - ply);
-            if (threat_ext > 0 && ply < KD_MAX_PLY - 2 && threatened(e, pos, ply)) {
+            if (threat_ext > 0 && ply < KD_MAX_PLY - 2 && opponent_threatens(e, pos)) {
                 depth = 1;
                 threat_ext--;
             } else {
@@ -412,42 +378,30 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
 
     int n = ml->n;
     int pv_node = beta - alpha > 1;
-    /* Selective search only where nothing is forced: the side to move has no capture (its
-       list is quiet) and the opponent threatens none. */
-    int calm = n > 1 && !ml->m[0].captured && depth > 0 && !threatened(e, pos, ply) &&
-               alpha > -KD_MATE_BOUND && beta < KD_MATE_BOUND;
-    int static_eval = 0;
-    if (calm && !pv_node && depth <= 3) {
-        static_eval = evaluate(e, pos, h);
-        /* static cut at the frontier: far above beta with nothing hanging */
-        if (static_eval - STATIC_CUT_MARGIN * depth >= beta) return static_eval;
-    }
-    if (calm && !pv_node && depth >= PROBCUT_DEPTH && ply > 0) {
-        /* ProbCut: a shallow search of this node well above beta is taken as a cut when
-           a search PROBCUT_DEPTH - 1 plies shallower confirms it */
-        int rbeta = beta + PROBCUT_MARGIN;
-        if (!(has_tt_move && te->depth >= depth - 3 && te->score < rbeta)) {
-            int shallow = evaluate(e, pos, h);
-            if (shallow >= rbeta) {
-                int v = negamax(e, pos, h, depth - PROBCUT_DEPTH + 1, rbeta - 1, rbeta, ply,
-                                quiet, threat_ext);
-                if (e->stop) return 0;
-                if (v >= rbeta) return v;
-                ml = &e->lists[ply]; /* the shallow search reused this ply's list */
-                kd_quiet_moves(r, pos, ml);
-                n = ml->n;
-                te = tt_find(e, h);
-                has_tt_move = te && te->has_move && (!e->fresh || te->gen == e->gen);
-                if (has_tt_move) {
-                    tt_from = te->from;
-                    tt_to = te->to;
-                    tt_cap = te->capfold;
-                }
-            }
+    if (!pv_node && depth >= SHALLOW_CUT_DEPTH && !e->shallow && ply > 0 &&
+        alpha > -KD_MATE_BOUND && beta < KD_MATE_BOUND) {
+        /* shallow cut: the node searched at a fraction of its depth well above beta is
+           taken as failing high */
+        int margin = SHALLOW_CUT_MARGIN * depth;
+        int raised = beta + margin;
+        e->shallow++;
+        int v = negamax(e, pos, h, depth * SHALLOW_CUT_PERCENT / 100, raised - 1, raised, ply,
+                        quiet, threat_ext);
+        e->shallow--;
+        if (e->stop) return 0;
+        if (v >= raised) return v - margin;
+        ml = &e->lists[ply]; /* the shallow search reused this ply's list */
+        kd_captures(r, pos, ml);
+        if (ml->n == 0) kd_quiet_moves(r, pos, ml);
+        n = ml->n;
+        te = tt_find(e, h);
+        has_tt_move = te && te->has_move && (!e->fresh || te->gen == e->gen);
+        if (has_tt_move) {
+            tt_from = te->from;
+            tt_to = te->to;
+            tt_cap = te->capfold;
         }
     }
-    int futile = 0;
-    if (calm && !pv_node && depth <= 2) futile = static_eval + FUTILITY_MARGIN * depth <= alpha;
     uint16_t counter = 0;
     if (ply > 0 && e->path[ply - 1]) {
         int pc = e->path[ply - 1] - 1;
@@ -493,21 +447,6 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
         KdMove m = ml->m[i];
         KdPos child;
         kd_apply(pos, &m, &child);
-        /* a quiet move that offers a capture (a shot, a sacrifice) or threatens one is
-           never reduced or pruned */
-        int tactical = m.captured || m.promotes || !calm;
-        e->threat[ply + 1] = -1;
-        e->caps[ply + 1] = -1;
-        if (!tactical && i > 0 && (futile || depth >= 3)) {
-            tactical = kd_has_capture(r, &child);
-            if (!tactical) {
-                e->caps[ply + 1] = 0;
-                int t = opponent_threatens(e, &child);
-                e->threat[ply + 1] = (int8_t)t;
-                tactical = t;
-            }
-        }
-        if (futile && i > 0 && !tactical && best > -KD_MATE_BOUND) continue;
         uint64_t ch = child_hash(e, pos, h, &m);
         int q = next_quiet(e, pos, &m, quiet);
         e->path[ply] = m.captured ? 0 : move_code(&m);
@@ -516,16 +455,9 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
             s = -negamax(e, &child, ch, new_depth, -beta, -alpha, ply + 1, q, threat_ext);
         } else {
             int reduction = 0;
-            if (depth >= 3 && i >= 2 && !tactical) {
-                reduction = lmr_table[depth < KD_LMR_MAX_DEPTH ? depth : KD_LMR_MAX_DEPTH - 1]
-                                     [i < KD_LMR_MAX_MOVES ? i : KD_LMR_MAX_MOVES - 1];
-                if (pv_node) reduction--;
-                if (score[i] >= 650000) reduction--;             /* killer, counter-move */
-                int hist = e->history[m.from][m.to];
-                if (hist > HISTORY_MAX / 4) reduction--;
-                else if (hist < -HISTORY_MAX / 4) reduction++;
-                if (reduction > new_depth - 1) reduction = new_depth - 1;
-                if (reduction < 0) reduction = 0;
+            if (depth >= 2 && i >= (pv_node ? 3 : 1) && !m.captured && !m.promotes) {
+                reduction = (!pv_node && i >= 4) ? 2 : 1;
+                if (reduction > new_depth) reduction = new_depth;
             }
             s = -negamax(e, &child, ch, new_depth - reduction, -alpha - 1, -alpha, ply + 1, q,
                          threat_ext);
@@ -669,8 +601,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     e->fresh = params->fresh;
     e->use_tables = params->use_tables && e->tables.data != NULL;
     memset(e->path, 0, sizeof(e->path));
-    memset(e->threat, -1, sizeof(e->threat));
-    memset(e->caps, -1, sizeof(e->caps));
+    e->shallow = 0;
     if (e->fresh) {
         memset(e->history, 0, sizeof(e->history));
         memset(e->counter, 0, sizeof(e->counter));
@@ -743,8 +674,6 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
                 int q = next_quiet(e, root, &m, params->quiet_plies);
                 e->stack[e->n_hist] = rh;
                 e->path[0] = m.captured ? 0 : move_code(&m);
-                e->threat[1] = -1;
-                e->caps[1] = -1;
                 int s;
                 if (params->noise) {
                     s = -negamax(e, &child, ch, depth - 1, -KD_INF, KD_INF, 1, q, 1);

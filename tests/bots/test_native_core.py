@@ -278,9 +278,9 @@ def test_a_search_larger_than_its_table_keeps_its_deep_results() -> None:
     variant = get_variant("english")
     engine = NativeEngine(variant, tt_mb=1)
     position = variant.initial_position()
-    first = engine.search(position, max_depth=13, seed=0, reuse_table=False, tables=False)
+    first = engine.search(position, max_depth=18, seed=0, reuse_table=False, tables=False)
     assert first.nodes > 30 * 32_768
-    again = engine.search(position, max_depth=13, seed=0, reuse_table=True, tables=False)
+    again = engine.search(position, max_depth=18, seed=0, reuse_table=True, tables=False)
     assert again.move == first.move and again.score == first.score
     assert again.nodes < first.nodes // 100
 
