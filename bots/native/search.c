@@ -125,6 +125,31 @@ static inline TTEntry *tt_find(const KdEngine *e, uint64_t h) {
     return NULL;
 }
 
+/* The entry for h a search may use (a "fresh" search only its own), or NULL. */
+static inline TTEntry *tt_usable(const KdEngine *e, uint64_t h) {
+    TTEntry *te = tt_find(e, h);
+    return te && (!e->fresh || te->gen == e->gen) ? te : NULL;
+}
+
+/* The best move an entry holds, copied (the entry may be replaced while the node's moves
+   are searched). */
+typedef struct TTMove {
+    int has;
+    uint8_t from, to;
+    uint32_t cap;
+} TTMove;
+
+static inline TTMove tt_move_of(const TTEntry *te) {
+    TTMove t = {0, 0, 0, 0};
+    if (te && te->has_move) {
+        t.has = 1;
+        t.from = te->from;
+        t.to = te->to;
+        t.cap = te->capfold;
+    }
+    return t;
+}
+
 /* The slot to store a result of `depth` for h in, or NULL to keep what is there. */
 static inline TTEntry *tt_slot(const KdEngine *e, uint64_t h, int depth) {
     TTEntry *b = tt_bucket(e, h), *victim = b;
@@ -355,25 +380,15 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     if (ply >= KD_MAX_PLY - 2) return evaluate(e, pos, h);
     if (depth < 0) depth = 0;
 
-    TTEntry *te = tt_find(e, h);
-    int has_tt_move = 0;
-    uint8_t tt_from = 0, tt_to = 0;
-    uint32_t tt_cap = 0;
-    if (te && (!e->fresh || te->gen == e->gen)) {
-        if (te->has_move) {
-            has_tt_move = 1;
-            tt_from = te->from;
-            tt_to = te->to;
-            tt_cap = te->capfold;
-        }
-        if (te->depth >= depth) {
-            int s = te->score;
-            if (s >= KD_MATE_BOUND) s -= ply;
-            else if (s <= -KD_MATE_BOUND) s += ply;
-            if (te->bound == EXACT || (te->bound == LOWER && s >= beta) ||
-                (te->bound == UPPER && s <= alpha))
-                return s;
-        }
+    TTEntry *te = tt_usable(e, h);
+    TTMove ttm = tt_move_of(te);
+    if (te && te->depth >= depth) {
+        int s = te->score;
+        if (s >= KD_MATE_BOUND) s -= ply;
+        else if (s <= -KD_MATE_BOUND) s += ply;
+        if (te->bound == EXACT || (te->bound == LOWER && s >= beta) ||
+            (te->bound == UPPER && s <= alpha))
+            return s;
     }
 
     int n = ml->n;
@@ -394,13 +409,7 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
         kd_captures(r, pos, ml);
         if (ml->n == 0) kd_quiet_moves(r, pos, ml);
         n = ml->n;
-        te = tt_find(e, h);
-        has_tt_move = te && te->has_move && (!e->fresh || te->gen == e->gen);
-        if (has_tt_move) {
-            tt_from = te->from;
-            tt_to = te->to;
-            tt_cap = te->capfold;
-        }
+        ttm = tt_move_of(tt_usable(e, h));
     }
     uint16_t counter = 0;
     if (ply > 0 && e->path[ply - 1]) {
@@ -411,7 +420,7 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     for (int i = 0; i < n; i++) {
         const KdMove *m = &ml->m[i];
         int s;
-        if (has_tt_move && m->from == tt_from && m->to == tt_to && capfold(m->captured) == tt_cap)
+        if (ttm.has && m->from == ttm.from && m->to == ttm.to && capfold(m->captured) == ttm.cap)
             s = 10000000;
         else if (m->captured)
             s = 1000000 + 1000 * m->ncaptured;
