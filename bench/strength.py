@@ -976,11 +976,12 @@ def _log_match(args: argparse.Namespace, argv: Sequence[str] | None, r: MatchRes
         return
     words = []
     roles = {args.against_build: "OLD_CORE.so", args.new_build: "NEW_CORE.so",
-             args.json: "FILE.jsonl"}
+             args.json: "FILE.jsonl", args.out: "FILE.md", args.games_out: "GAMES.pdn",
+             args.hub_cwd: "CHECKOUT"}
     for spec in args.eval_ab or ():
         roles[spec] = "NEW.json:OLD.json" if ":" in spec else "NEW.json"
     for word in argv or sys.argv[1:]:  # builds are files of this machine: named by role
-        words.append(roles.get(word, word))
+        words.append(roles.get(word, word).replace(sys.executable, "python"))
     row = {"date": dt.date.today().isoformat(),
            "command": "python -m bench.strength " + " ".join(words),
            "ruleset": r.ruleset, "player": r.player, "opponent": r.opponent,

@@ -23,14 +23,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Protocol
 from weakref import WeakKeyDictionary
 
 from bots.engine.features import FittedEvaluator, default_evaluator, fitted_evaluator
-from variants.base import Variant
+from variants.base import Position, Variant
 
-#: The engine's evaluator type (the fitted linear model; ``evaluate`` and ``can_move``).
-Evaluator = FittedEvaluator
+
+class Evaluator(Protocol):
+    """What the search needs of an evaluation: the fitted linear model in production, the
+    hand-set one (``bots.training.handset``) as the lab's baseline."""
+
+    def evaluate(self, position: Position) -> int:
+        """Score of ``position`` for the side to move, centi-men."""
+        ...
+
+    def can_move(self, position: Position) -> bool:
+        """Whether the side to move has a non-capturing step."""
+        ...
 
 DEFAULT_WEIGHTS: Final[Mapping[str, int]] = MappingProxyType({
     "man": 100,
