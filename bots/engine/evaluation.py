@@ -27,7 +27,8 @@ from typing import Final, Protocol
 from weakref import WeakKeyDictionary
 
 from bots.engine.features import FittedEvaluator, default_evaluator, fitted_evaluator
-from variants.base import Position, Variant
+from variants.base import Variant
+from variants.types import Position
 
 
 class Evaluator(Protocol):
