@@ -109,10 +109,12 @@ static inline int evaluate(KdEngine *e, const KdPos *p, uint64_t h) {
 }
 
 /* The table is TT_WAYS-way set associative: a position may sit in either slot of its
-   bucket. A new position replaces the less useful one: an entry of an earlier search
-   before one of this search, then the shallower. A position already in the bucket is
-   overwritten unless it holds a deeper result of this search. */
+   bucket. A new position replaces the less useful one, the shallower, an entry of an
+   earlier search counting TT_AGE_PLIES shallower than it is (so a deep result of the
+   previous move's search outlives this search's leaves). A position already in the
+   bucket is overwritten unless it holds a deeper result of this search. */
 #define TT_WAYS 2
+#define TT_AGE_PLIES 8
 
 static inline TTEntry *tt_bucket(const KdEngine *e, uint64_t h) {
     return &e->tt[h & e->tt_mask & ~(size_t)(TT_WAYS - 1)];
@@ -157,7 +159,7 @@ static inline TTEntry *tt_slot(const KdEngine *e, uint64_t h, int depth) {
     for (int i = 0; i < TT_WAYS; i++) {
         TTEntry *s = &b[i];
         if (s->key == h) return (s->gen != e->gen || depth >= s->depth) ? s : NULL;
-        int value = (s->gen == e->gen ? 1 << 16 : 0) + s->depth;
+        int value = (s->gen == e->gen ? TT_AGE_PLIES : 0) + s->depth;
         if (value < worst) {
             worst = value;
             victim = s;

@@ -17,9 +17,10 @@ from kondavo.puzzles.models import GameScan, Puzzle
 
 pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
-# Black to move takes 15x22, winning material by force (the generator's proof); the game
-# played 13x22 instead.
-START = "B:W17,18,20,21,23,27,28,29:B1,2,3,5,9,10,13,15"
+# Black to move takes 18x25, winning material by force (the generator's proof: every other
+# move is more than four men worse); the game played 15x24 instead. The shot is clear-cut
+# on purpose: the task is under test here, not the evaluation's judgement of a near miss.
+START = "B:W16,19,20,21,22,26,27,28,31:B2,3,7,9,10,11,13,15,18"
 
 
 def finished_game(*, moves: list[str], start: str = START,
@@ -39,12 +40,12 @@ def finished_game(*, moves: list[str], start: str = START,
 
 def test_a_finished_game_gives_its_missed_shot_once() -> None:
     pytest.importorskip("bots.puzzles")
-    game, alice, bob = finished_game(moves=["13x22"])
+    game, alice, bob = finished_game(moves=["15x24"])
     found = tasks.puzzles_from_game(game.id)  # the task body, as a worker runs it
     assert found >= 1
     puzzle = Puzzle.objects.get(source_game=game, source_ply=0)
-    assert (puzzle.fen, puzzle.solution, puzzle.solver) == (START, ["15x22"], "black")
-    assert (puzzle.played, puzzle.source_kind) == ("13x22", "game")
+    assert (puzzle.fen, puzzle.solution, puzzle.solver) == (START, ["18x25"], "black")
+    assert (puzzle.played, puzzle.source_kind) == ("15x24", "game")
     assert GameScan.objects.get(game=game).found == found
     # Idempotent: a second delivery finds the scan and stores nothing.
     assert tasks.puzzles_from_game(game.id) == found
@@ -75,11 +76,11 @@ def test_the_end_of_a_long_game_asks_for_its_puzzles_after_the_commit(
     asked: list[str] = []
     monkeypatch.setattr(services, "schedule_game_puzzles", asked.append)
     with django_capture_on_commit_callbacks(execute=True):
-        game, _alice, _bob = finished_game(moves=["13x22"])
+        game, _alice, _bob = finished_game(moves=["15x24"])
     assert asked == [game.id]
     settings.KONDAVO_PUZZLES_MIN_PLIES = 12  # a short game: not searched
     with django_capture_on_commit_callbacks(execute=True):
-        finished_game(moves=["13x22"], names=("pz-erin", "pz-frank"))
+        finished_game(moves=["15x24"], names=("pz-erin", "pz-frank"))
     assert asked == [game.id]
 
 
