@@ -157,18 +157,18 @@ def test_my_games_brings_back_the_shot_a_guest_missed(daphne_server: str, new_pa
     page.goto(f"{daphne_server}/rules/")
     me = player_of(page)
     other = Player.objects.create(kind=Player.Kind.USER, name="pz-opponent")
-    start = "B:W17,18,20,21,23,27,28,29:B1,2,3,5,9,10,13,15"  # 15x22 wins; 13x22 was played
+    start = "B:W16,19,20,21,22,26,27,28,31:B2,3,7,9,10,11,13,15,18"  # 18x25 wins; 15x24 was played
     game = games.game_create(creator=other, opponent=me, ruleset="english", color="white",
                              start_fen=start)
-    games.game_play_move(game_id=game.id, player=me, ply=0, move_text="13x22")
+    games.game_play_move(game_id=game.id, player=me, ply=0, move_text="15x24")
     games.game_resign(game_id=game.id, player=me)
     assert services.game_puzzles_store(game_id=game.id) >= 1  # what the task does
 
     page.goto(f"{daphne_server}/puzzles/?ruleset=english&mode=mine")
     page.wait_for_function("window.kondavoPuzzles && window.kondavoPuzzles.puzzle")
     assert page.evaluate("window.kondavoPuzzles.puzzle.fen") == start
-    assert "you played 13x22 here" in page.inner_text("#pz-feedback")
-    tap_move(page, "15x22")
+    assert "you played 15x24 here" in page.inner_text("#pz-feedback")
+    tap_move(page, "18x25")
     page.wait_for_function("window.kondavoPuzzles.over")
     assert page.inner_text("#pz-feedback").startswith("Solved!")
     page.screenshot(path=str(artifacts_dir / "puzzles-my-games.png"))
