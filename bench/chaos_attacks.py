@@ -112,6 +112,7 @@ async def flood(cfg: dict[str, Any], rep: Report, deadline: float) -> dict[str, 
     game_id, cookie, _ = await in_thread(new_friend_game, base, ABUSER, None)
     url = ws_url(base, f"/ws/game/{game_id}/")
     first_close: list[float] = []
+    most = [0]  # the most frames one socket sent (a flood is one socket over its budget)
     t0 = time.monotonic()
 
     async def drain(ws: Any) -> None:
@@ -132,8 +133,9 @@ async def flood(cfg: dict[str, Any], rep: Report, deadline: float) -> dict[str, 
                 continue
             rep.counts["sockets"] += 1
             reader = asyncio.ensure_future(drain(ws))
+            sent = [0]
             try:
-                await asyncio.wait_for(send_all(ws), max(0.0, deadline - time.monotonic()))
+                await asyncio.wait_for(send_all(ws, sent), max(0.0, deadline - time.monotonic()))
             except TimeoutError:
                 await shut(ws)
             except websockets.ConnectionClosed as exc:
@@ -142,18 +144,21 @@ async def flood(cfg: dict[str, Any], rep: Report, deadline: float) -> dict[str, 
                     first_close.append(time.monotonic() - t0)
             finally:
                 reader.cancel()
+                most[0] = max(most[0], sent[0])
 
-    async def send_all(ws: Any) -> None:
+    async def send_all(ws: Any, sent: list[int]) -> None:
         frames = itertools.cycle(FLOOD_FRAMES)
         while True:
             for _ in range(100):
                 await ws.send(next(frames))
                 rep.counts["frames"] += 1
+                sent[0] += 1
             await asyncio.sleep(0)
 
     await asyncio.gather(*(one(i) for i in range(cfg.get("sockets", 5))))
     return {"volume": f"{rep.counts['frames']} frames on {rep.counts['sockets']} sockets",
-            "first_close_s": round(first_close[0], 2) if first_close else None}
+            "first_close_s": round(first_close[0], 2) if first_close else None,
+            "most_frames_one_socket": most[0]}
 
 
 # --------------------------------------------------------------------------- crowd

@@ -87,10 +87,11 @@ def test_flooding_socket_is_closed_by_the_server(attack_lab: dict[str, dict[str,
 
     run = attack_lab["flood"]
     codes = [int(code) for code in run["closes"]]
-    # A flood: more frames than the attack's five sockets may send within their budgets
-    # (each socket: the burst, then the refused frames that make it a flood).
+    # A flood: a socket sent more frames than its budget (the burst, then the refused frames
+    # that make it a flood). Not a total over the five sockets: once one floods, its owner
+    # cools down and the others are closed with 4029 before they have sent much.
     budget = settings.KONDAVO_WS_BURST + settings.KONDAVO_WS_FLOOD_FRAMES
-    assert run["counts"]["frames"] > 5 * budget, run
+    assert run["most_frames_one_socket"] > budget, run
     assert CLOSE_FLOOD in codes, run  # closed as a flood (docs/protocol.md)
 
 
