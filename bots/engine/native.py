@@ -28,6 +28,8 @@ those. Game results are always decided by ``variants``.
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import random
 import threading
@@ -37,7 +39,7 @@ from types import ModuleType
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from bots.engine.features import native_params
+from bots.engine.features import DATA_DIR, native_params
 from bots.engine.search import MATE, SearchResult
 from variants.base import Precedence, PromotionRule, Variant
 from variants.game import GameRecord
@@ -232,6 +234,24 @@ def special_table(variant: Variant) -> bytes:
     return bytes(table) if any(table) else b""
 
 
+SEARCH_PROFILES = DATA_DIR / "search.json"
+
+
+@functools.cache
+def _profiles() -> dict[str, Any]:
+    data = json.loads(SEARCH_PROFILES.read_text(encoding="utf-8"))
+    return {key: value for key, value in data.items() if isinstance(value, dict)}
+
+
+def search_profile(variant: Variant) -> dict[str, bool]:
+    """How selective the compiled search is for ``variant`` (``KdSearchProfile`` in
+    ``bots/native/search.h``): the ruleset's entry in ``bots/engine/data/search.json``, else
+    that file's ``default`` (a plugin ruleset gets the default)."""
+    profiles = _profiles()
+    entry = profiles.get(variant.key, profiles["default"])
+    return {"calm_only": bool(entry["calm_only"])}
+
+
 def eval_params(variant: Variant) -> list[int]:
     """The flat evaluation array of ``bots/native/eval.h``: the fitted evaluation's tables
     (:func:`bots.engine.features.native_params`)."""
@@ -280,6 +300,7 @@ class NativeEngine:
         self._params = list(params) if params is not None else eval_params(variant)
         self._module: ModuleType = core_module
         self._special = special_table(variant)
+        self.profile = search_profile(variant)
         self.table_pieces = 0
         self.tables_wanted = 0  # the pieces the budget allows (bots.engine.tables.refresh)
         self._tables: bytes | memoryview = b""
@@ -289,6 +310,8 @@ class NativeEngine:
 
     def _new_core(self, tt_mb: int) -> Any:
         core = self._module.Core(self._spec, self._params, tt_mb)
+        if hasattr(core, "set_profile"):  # an older build (the lab's --against-build) has none
+            core.set_profile(self.profile["calm_only"])
         if self._special:
             core.set_special(self._special)
         if self.table_pieces:  # a temporary core (a second thread) shares the tables

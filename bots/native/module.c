@@ -436,6 +436,13 @@ fail:
     return NULL;
 }
 
+static PyObject *Core_set_profile(CoreObject *self, PyObject *args) {
+    KdSearchProfile profile = {0};
+    if (!PyArg_ParseTuple(args, "p", &profile.calm_only)) return NULL;
+    kd_engine_set_profile(self->engine, &profile);
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_set_special(CoreObject *self, PyObject *arg) {
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
@@ -518,6 +525,8 @@ static PyMethodDef Core_methods[] = {
      "(b'' removes them)"},
     {"probe", (PyCFunction)Core_probe, METH_VARARGS,
      "probe(wm, wk, bm, bk, turn) -> table byte (tables.h), -1: not in the tables"},
+    {"set_profile", (PyCFunction)Core_set_profile, METH_VARARGS,
+     "set_profile(calm_only: bool): how selective the search is (KdSearchProfile, search.h)"},
     {"set_special", (PyCFunction)Core_set_special, METH_O,
      "set_special(table: bytes): special outcomes with one piece per side (search.h)"},
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_VARARGS,

@@ -13,7 +13,9 @@
  *   the margin); late-move reductions of every quiet move that does not promote, from the
  *   second move in non-PV nodes (the fourth in PV nodes) at depth >= 2: one ply, two from
  *   the fifth move of a non-PV node, re-searched at full depth when they beat alpha. A
- *   capture is never reduced, and a node with one legal move is extended by a ply.
+ *   capture is never reduced, and a node with one legal move is extended by a ply. A
+ *   ruleset's KdSearchProfile may keep both to calm nodes (no capture for either side),
+ *   never reducing a move that offers a capture (calm_only).
  * - Quiescence: captures are mandatory, so at the horizon a side with a capture plays it
  *   (no standing pat); a quiet horizon position where the opponent threatens a capture is
  *   searched one more ply (once per line); otherwise the static evaluation stands, and a
@@ -66,6 +68,7 @@ struct KdEngine {
     uint8_t *special; /* see kd_engine_set_special */
     KdTables tables;  /* endgame tables (tables.data NULL: none) */
     int use_tables;
+    KdSearchProfile profile;
     uint8_t gen;
     /* per search */
     int64_t nodes, node_limit;
@@ -209,6 +212,10 @@ int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len) {
     if (!e->special) return -1;
     memcpy(e->special, table, len);
     return 0;
+}
+
+void kd_engine_set_profile(KdEngine *e, const KdSearchProfile *profile) {
+    e->profile = *profile;
 }
 
 static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
@@ -395,7 +402,9 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
 
     int n = ml->n;
     int pv_node = beta - alpha > 1;
-    if (!pv_node && depth >= SHALLOW_CUT_DEPTH && !e->shallow && ply > 0 &&
+    /* where the profile allows selectivity (ml holds captures when there are any) */
+    int selective = !e->profile.calm_only || (!ml->m[0].captured && !opponent_threatens(e, pos));
+    if (selective && !pv_node && depth >= SHALLOW_CUT_DEPTH && !e->shallow && ply > 0 &&
         alpha > -KD_MATE_BOUND && beta < KD_MATE_BOUND) {
         /* shallow cut: the node searched at a fraction of its depth well above beta is
            taken as failing high */
@@ -466,7 +475,8 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
             s = -negamax(e, &child, ch, new_depth, -beta, -alpha, ply + 1, q, threat_ext);
         } else {
             int reduction = 0;
-            if (depth >= 2 && i >= (pv_node ? 3 : 1) && !m.captured && !m.promotes) {
+            if (selective && depth >= 2 && i >= (pv_node ? 3 : 1) && !m.captured &&
+                !m.promotes && !(e->profile.calm_only && kd_has_capture(r, &child))) {
                 reduction = (!pv_node && i >= 4) ? 2 : 1;
                 if (reduction > new_depth) reduction = new_depth;
             }

@@ -42,6 +42,14 @@ typedef struct KdSearchResult {
     KdMove pv[KD_MAX_PLY];
 } KdSearchResult;
 
+/* How selective a ruleset's search is (bots/engine/data/search.json, chosen by matches).
+   calm_only = 0: the shallow cut and late-move reductions wherever they apply (Scan's
+   scheme); 1: only at calm nodes, where neither side has a capture, and a move after which
+   the opponent can capture (one that offers an exchange) is never reduced. */
+typedef struct KdSearchProfile {
+    int calm_only;
+} KdSearchProfile;
+
 typedef struct KdEngine KdEngine;
 
 KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb);
@@ -59,6 +67,7 @@ int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len);
 int kd_engine_set_tables(KdEngine *e, int max_pieces, const uint8_t *data, size_t len);
 /* The engine's table byte for p (tables.h), or -1: not in its tables. */
 int kd_engine_probe(const KdEngine *e, const KdPos *p);
+void kd_engine_set_profile(KdEngine *e, const KdSearchProfile *profile);
 void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
                KdSearchResult *out);
 

@@ -26,6 +26,7 @@ from bots.engine.native import (
     NativeEngine,
     native_available,
     native_engine,
+    search_profile,
     unsupported_reason,
 )
 from bots.engine.search import MATE_BOUND
@@ -287,6 +288,33 @@ def test_a_search_larger_than_its_table_keeps_its_deep_results() -> None:
                               tables=False)
         assert again.move == first.move and again.score == first.score, depth
         assert again.nodes < first.nodes // 3, (depth, first.nodes, again.nodes)
+
+
+@pytest.mark.parametrize("key", ["turkish", "international"])
+def test_the_calm_profile_is_less_selective(key: str) -> None:
+    """``calm_only`` keeps the shallow cut and the reductions to nodes where neither side
+    can capture, so the same depth costs more nodes."""
+    variant = get_variant(key)
+    engine = NativeEngine(variant, tt_mb=8)
+    nodes = {}
+    for calm in (False, True):
+        engine.core.set_profile(calm)
+        engine.clear()
+        result = engine.search(variant.initial_position(), max_depth=10, seed=0,
+                               reuse_table=False, tables=False)
+        assert result.depth == 10
+        nodes[calm] = result.nodes
+    assert nodes[True] > nodes[False] * 1.2, nodes
+
+
+def test_every_ruleset_has_a_search_profile() -> None:
+    profiles = {key: search_profile(get_variant(key)) for key in variant_keys()}
+    assert profiles["international"] == {"calm_only": False}
+    assert profiles["turkish"] == {"calm_only": True}  # adopted by matches (docs/engine.md)
+    assert all(set(p) == {"calm_only"} for p in profiles.values())
+    for key, profile in profiles.items():
+        if native_supported(get_variant(key)):
+            assert native_engine(get_variant(key)).profile == profile
 
 
 def test_concurrent_searches_of_one_ruleset() -> None:
