@@ -402,8 +402,10 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
 
     int n = ml->n;
     int pv_node = beta - alpha > 1;
-    /* where the profile allows selectivity (ml holds captures when there are any) */
-    int selective = !e->profile.calm_only || (!ml->m[0].captured && !opponent_threatens(e, pos));
+    /* where the profile allows selectivity (ml holds captures when there are any); both
+       its uses need depth >= 2, so a calm_only depth-1 node skips the threat test */
+    int selective = !e->profile.calm_only ||
+                    (depth >= 2 && !ml->m[0].captured && !opponent_threatens(e, pos));
     if (selective && !pv_node && depth >= SHALLOW_CUT_DEPTH && !e->shallow && ply > 0 &&
         alpha > -KD_MATE_BOUND && beta < KD_MATE_BOUND) {
         /* shallow cut: the node searched at a fraction of its depth well above beta is
