@@ -235,21 +235,28 @@ def special_table(variant: Variant) -> bytes:
 
 
 SEARCH_PROFILES = DATA_DIR / "search.json"
+# The core's selective schemes by name, in the order of KD_SELECT_* (bots/native/search.h).
+SELECTIVITY = ("scan", "scan-calm", "calm")
 
 
 @functools.cache
-def _profiles() -> dict[str, Any]:
+def _profiles() -> dict[str, dict[str, str]]:
     data = json.loads(SEARCH_PROFILES.read_text(encoding="utf-8"))
-    return {key: value for key, value in data.items() if isinstance(value, dict)}
+    profiles = {key: value for key, value in data.items() if isinstance(value, dict)}
+    for key, value in profiles.items():
+        if value.get("selectivity") not in SELECTIVITY:
+            raise ValueError(f"{SEARCH_PROFILES.name}: {key}: selectivity must be one of "
+                             f"{', '.join(SELECTIVITY)}")
+    return profiles
 
 
-def search_profile(variant: Variant) -> dict[str, bool]:
+def search_profile(variant: Variant) -> dict[str, str]:
     """How selective the compiled search is for ``variant`` (``KdSearchProfile`` in
     ``bots/native/search.h``): the ruleset's entry in ``bots/engine/data/search.json``, else
     that file's ``default`` (a plugin ruleset gets the default)."""
     profiles = _profiles()
     entry = profiles.get(variant.key, profiles["default"])
-    return {"calm_only": bool(entry["calm_only"])}
+    return {"selectivity": entry["selectivity"]}
 
 
 def eval_params(variant: Variant) -> list[int]:
@@ -310,8 +317,10 @@ class NativeEngine:
 
     def _new_core(self, tt_mb: int) -> Any:
         core = self._module.Core(self._spec, self._params, tt_mb)
-        if hasattr(core, "set_profile"):  # an older build (the lab's --against-build) has none
-            core.set_profile(self.profile["calm_only"])
+        # an older build (the lab's --against-build) may have no set_profile, or one that
+        # takes a flag (calm_only), which any scheme but scan sets
+        if hasattr(core, "set_profile"):
+            core.set_profile(SELECTIVITY.index(self.profile["selectivity"]))
         if self._special:
             core.set_special(self._special)
         if self.table_pieces:  # a temporary core (a second thread) shares the tables

@@ -438,7 +438,11 @@ fail:
 
 static PyObject *Core_set_profile(CoreObject *self, PyObject *args) {
     KdSearchProfile profile = {0};
-    if (!PyArg_ParseTuple(args, "p", &profile.calm_only)) return NULL;
+    if (!PyArg_ParseTuple(args, "i", &profile.selectivity)) return NULL;
+    if (profile.selectivity < 0 || profile.selectivity >= KD_SELECT_COUNT) {
+        PyErr_Format(PyExc_ValueError, "selectivity must be 0..%d", KD_SELECT_COUNT - 1);
+        return NULL;
+    }
     kd_engine_set_profile(self->engine, &profile);
     Py_RETURN_NONE;
 }
@@ -526,7 +530,7 @@ static PyMethodDef Core_methods[] = {
     {"probe", (PyCFunction)Core_probe, METH_VARARGS,
      "probe(wm, wk, bm, bk, turn) -> table byte (tables.h), -1: not in the tables"},
     {"set_profile", (PyCFunction)Core_set_profile, METH_VARARGS,
-     "set_profile(calm_only: bool): how selective the search is (KdSearchProfile, search.h)"},
+     "set_profile(selectivity: int): how selective the search is (KD_SELECT_*, search.h)"},
     {"set_special", (PyCFunction)Core_set_special, METH_O,
      "set_special(table: bytes): special outcomes with one piece per side (search.h)"},
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_VARARGS,

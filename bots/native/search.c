@@ -7,15 +7,23 @@
  * - Move ordering: TT move, captures (most pieces), promotions, two killers per ply, the
  *   counter-move (the quiet reply that last refuted the opponent's move), then history
  *   (raised for a quiet move that cut, lowered for those tried before it).
- * - Selective search everywhere outside mate windows, as Scan does it: a shallow cut at
- *   non-PV nodes from depth 3 (a search of the node itself at 40% of the depth with the
- *   bound beta + 20 centi-men a ply; when it fails high, the node does, by that score less
- *   the margin); late-move reductions of every quiet move that does not promote, from the
- *   second move in non-PV nodes (the fourth in PV nodes) at depth >= 2: one ply, two from
- *   the fifth move of a non-PV node, re-searched at full depth when they beat alpha. A
- *   capture is never reduced, and a node with one legal move is extended by a ply. A
- *   ruleset's KdSearchProfile may keep both to calm nodes (no capture for either side),
- *   never reducing a move that offers a capture (calm_only).
+ * - Selective search, one of three schemes per ruleset (its KdSearchProfile, search.h):
+ *   - KD_SELECT_SCAN, as Scan does it, everywhere outside mate windows: a shallow cut at
+ *     non-PV nodes from depth 3 (a search of the node itself at 40% of the depth with the
+ *     bound beta + 20 centi-men a ply; when it fails high, the node does, by that score less
+ *     the margin); late-move reductions of every quiet move that does not promote, from the
+ *     second move in non-PV nodes (the fourth in PV nodes) at depth >= 2: one ply, two from
+ *     the fifth move of a non-PV node, re-searched at full depth when they beat alpha.
+ *   - KD_SELECT_SCAN_CALM: the same at calm nodes only (no capture for either side), never
+ *     reducing a move that offers a capture.
+ *   - KD_SELECT_CALM, the calm-node scheme, only at calm nodes and never for a move that
+ *     captures, promotes, offers a capture or threatens one: late-move reductions graded by
+ *     depth and move number (less in PV nodes and for killers, counter-moves and moves with
+ *     a good history, more for a bad history; re-searched when they beat alpha); a static
+ *     cut at depth 1-3 (evaluation far above beta); futility at depth 1-2 (evaluation far
+ *     below alpha: quiet moves skipped); ProbCut from depth 5 (evaluation above beta + a
+ *     margin, confirmed by a search 4 plies shallower with that bound).
+ *   A capture is never reduced, and a node with one legal move is extended by a ply.
  * - Quiescence: captures are mandatory, so at the horizon a side with a capture plays it
  *   (no standing pat); a quiet horizon position where the opponent threatens a capture is
  *   searched one more ply (once per line); otherwise the static evaluation stands, and a
@@ -83,6 +91,10 @@ struct KdEngine {
        by that move's from and to squares */
     uint16_t counter[KD_MAX_SQ][KD_MAX_SQ];
     uint16_t path[KD_MAX_PLY + 8]; /* the move that led to each ply (same encoding) */
+    int8_t threat[KD_MAX_PLY + 8]; /* whether the opponent of the side to move at a ply
+                                      has a capture, when the parent found out (-1: not) */
+    int8_t caps[KD_MAX_PLY + 8];   /* whether the side to move at a ply has a capture, when
+                                      the parent found out (-1: not) */
     KdMoveList lists[KD_MAX_PLY + 8];
     KdMoveList root_list;
     int order[KD_MAX_PLY + 8][KD_MAX_MOVES];
@@ -176,7 +188,10 @@ static inline uint32_t capfold(kd_bb c) {
     return (uint32_t)(x ^ (x >> 32));
 }
 
+static void lmr_init(void);
+
 KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
+    lmr_init();
     KdEngine *e = calloc(1, sizeof(KdEngine));
     if (!e) return NULL;
     e->r = *rules;
@@ -329,6 +344,34 @@ static int opponent_threatens(const KdEngine *e, const KdPos *p) {
     return kd_has_capture(&e->r, &q);
 }
 
+/* opponent_threatens() of the node at ply, from what the parent found if it looked. */
+static inline int threatened(const KdEngine *e, const KdPos *p, int ply) {
+    int t = e->threat[ply];
+    return t >= 0 ? t : opponent_threatens(e, p);
+}
+
+/* The calm-node scheme (a profile's calm_scheme): late-move reductions in plies by depth
+   and move number, 0.75 + ln(depth) ln(i) / 2.5 rounded down (1 from the third move at
+   depth 3, 2 from the ninth at depth 8), filled when the first engine is created (with the
+   GIL held, so never by two threads at once); margins in centi-men a ply of depth. */
+#define KD_LMR_MAX_DEPTH 64
+#define KD_LMR_MAX_MOVES 64
+static uint8_t lmr_table[KD_LMR_MAX_DEPTH][KD_LMR_MAX_MOVES];
+static int lmr_ready;
+
+static void lmr_init(void) {
+    if (lmr_ready) return;
+    for (int d = 1; d < KD_LMR_MAX_DEPTH; d++)
+        for (int i = 1; i < KD_LMR_MAX_MOVES; i++)
+            lmr_table[d][i] = (uint8_t)(0.75 + log((double)d) * log((double)i) / 2.5);
+    lmr_ready = 1;
+}
+
+#define FUTILITY_MARGIN 70       /* depth 1-2: quiet moves skipped this far below alpha */
+#define STATIC_CUT_MARGIN 80     /* depth 1-3: the evaluation this far above beta cuts */
+#define PROBCUT_MARGIN 100       /* from PROBCUT_DEPTH: beta + this, confirmed by a search */
+#define PROBCUT_DEPTH 5          /* ... PROBCUT_DEPTH - 1 plies shallower */
+
 #define HISTORY_MAX 600000
 #define SHALLOW_CUT_DEPTH 3       /* the shallow cut from this depth */
 #define SHALLOW_CUT_PERCENT 40    /* its search: this share of the node's depth */
@@ -372,11 +415,12 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
     __builtin_prefetch(tt_bucket(e, h));
     __builtin_prefetch((const char *)tt_bucket(e, h) + sizeof(TTEntry) * TT_WAYS - 1);
     KdMoveList *ml = &e->lists[ply];
-    kd_captures(r, pos, ml);
+    if (e->caps[ply] == 0) ml->n = 0; /* the parent found none: no need to generate them */
+    else kd_captures(r, pos, ml);
     if (ml->n == 0) {
         if (depth <= 0 || ply >= KD_MAX_PLY - 2) {
             if (!kd_can_step(r, pos)) return -(KD_MATE - ply);
-            if (threat_ext > 0 && ply < KD_MAX_PLY - 2 && opponent_threatens(e, pos)) {
+            if (threat_ext > 0 && ply < KD_MAX_PLY - 2 && threatened(e, pos, ply)) {
                 depth = 1;
                 threat_ext--;
             } else {
@@ -402,10 +446,38 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
 
     int n = ml->n;
     int pv_node = beta - alpha > 1;
-    /* where the profile allows selectivity (ml holds captures when there are any); both
-       its uses need depth >= 2, so a calm_only depth-1 node skips the threat test */
-    int selective = !e->profile.calm_only ||
-                    (depth >= 2 && !ml->m[0].captured && !opponent_threatens(e, pos));
+    /* where Scan's scheme applies (ml holds captures when there are any); both its uses
+       need depth >= 2, so a KD_SELECT_SCAN_CALM depth-1 node skips the threat test */
+    int sel = e->profile.selectivity;
+    int selective = sel == KD_SELECT_SCAN ||
+                    (sel == KD_SELECT_SCAN_CALM && depth >= 2 && !ml->m[0].captured &&
+                     !threatened(e, pos, ply));
+    /* the calm-node scheme: only where nothing is forced (no capture for the side to move,
+       none threatened by the opponent), outside mate windows */
+    int calm = sel == KD_SELECT_CALM && n > 1 && !ml->m[0].captured && depth > 0 &&
+               alpha > -KD_MATE_BOUND && beta < KD_MATE_BOUND && !threatened(e, pos, ply);
+    int static_eval = 0, futile = 0;
+    if (calm && !pv_node && depth <= 3) {
+        static_eval = evaluate(e, pos, h);
+        /* static cut at the frontier: far above beta with nothing hanging */
+        if (static_eval - STATIC_CUT_MARGIN * depth >= beta) return static_eval;
+        /* futility: far below alpha, the quiet moves after the first are skipped */
+        if (depth <= 2) futile = static_eval + FUTILITY_MARGIN * depth <= alpha;
+    }
+    if (calm && !pv_node && depth >= PROBCUT_DEPTH && ply > 0 &&
+        !(te && te->depth >= depth - 3 && te->score < beta + PROBCUT_MARGIN) &&
+        evaluate(e, pos, h) >= beta + PROBCUT_MARGIN) {
+        /* ProbCut: well above beta by the evaluation, confirmed by a shallower search */
+        int rbeta = beta + PROBCUT_MARGIN;
+        int v = negamax(e, pos, h, depth - PROBCUT_DEPTH + 1, rbeta - 1, rbeta, ply, quiet,
+                        threat_ext);
+        if (e->stop) return 0;
+        if (v >= rbeta) return v;
+        ml = &e->lists[ply]; /* the shallower search reused this ply's list */
+        kd_quiet_moves(r, pos, ml);
+        n = ml->n;
+        ttm = tt_move_of(tt_usable(e, h));
+    }
     if (selective && !pv_node && depth >= SHALLOW_CUT_DEPTH && !e->shallow && ply > 0 &&
         alpha > -KD_MATE_BOUND && beta < KD_MATE_BOUND) {
         /* shallow cut: the node searched at a fraction of its depth well above beta is
@@ -469,6 +541,21 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
         KdMove m = ml->m[i];
         KdPos child;
         kd_apply(pos, &m, &child);
+        e->threat[ply + 1] = -1;
+        e->caps[ply + 1] = -1;
+        /* the calm-node scheme never reduces or prunes a move that captures, promotes,
+           offers a capture (a shot, a sacrifice) or threatens one */
+        int tactical = m.captured || m.promotes || !calm;
+        if (!tactical && i > 0 && (futile || depth >= 3)) {
+            tactical = kd_has_capture(r, &child);
+            if (!tactical) {
+                e->caps[ply + 1] = 0;
+                int t = opponent_threatens(e, &child);
+                e->threat[ply + 1] = (int8_t)t;
+                tactical = t;
+            }
+        }
+        if (futile && i > 0 && !tactical && best > -KD_MATE_BOUND) continue;
         uint64_t ch = child_hash(e, pos, h, &m);
         int q = next_quiet(e, pos, &m, quiet);
         e->path[ply] = m.captured ? 0 : move_code(&m);
@@ -478,9 +565,20 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
         } else {
             int reduction = 0;
             if (selective && depth >= 2 && i >= (pv_node ? 3 : 1) && !m.captured &&
-                !m.promotes && !(e->profile.calm_only && kd_has_capture(r, &child))) {
+                !m.promotes &&
+                !(sel == KD_SELECT_SCAN_CALM && kd_has_capture(r, &child))) {
                 reduction = (!pv_node && i >= 4) ? 2 : 1;
                 if (reduction > new_depth) reduction = new_depth;
+            } else if (calm && depth >= 3 && i >= 2 && !tactical) {
+                reduction = lmr_table[depth < KD_LMR_MAX_DEPTH ? depth : KD_LMR_MAX_DEPTH - 1]
+                                     [i < KD_LMR_MAX_MOVES ? i : KD_LMR_MAX_MOVES - 1];
+                if (pv_node) reduction--;
+                if (score[i] >= 650000) reduction--; /* killer, counter-move */
+                int hist = e->history[m.from][m.to];
+                if (hist > HISTORY_MAX / 4) reduction--;
+                else if (hist < -HISTORY_MAX / 4) reduction++;
+                if (reduction > new_depth - 1) reduction = new_depth - 1;
+                if (reduction < 0) reduction = 0;
             }
             s = -negamax(e, &child, ch, new_depth - reduction, -alpha - 1, -alpha, ply + 1, q,
                          threat_ext);
@@ -624,6 +722,8 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     e->fresh = params->fresh;
     e->use_tables = params->use_tables && e->tables.data != NULL;
     memset(e->path, 0, sizeof(e->path));
+    memset(e->threat, -1, sizeof(e->threat));
+    memset(e->caps, -1, sizeof(e->caps));
     e->shallow = 0;
     if (e->fresh) {
         memset(e->history, 0, sizeof(e->history));
@@ -697,6 +797,8 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
                 int q = next_quiet(e, root, &m, params->quiet_plies);
                 e->stack[e->n_hist] = rh;
                 e->path[0] = m.captured ? 0 : move_code(&m);
+                e->threat[1] = -1;
+                e->caps[1] = -1;
                 int s;
                 if (params->noise) {
                     s = -negamax(e, &child, ch, depth - 1, -KD_INF, KD_INF, 1, q, 1);

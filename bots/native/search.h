@@ -42,12 +42,17 @@ typedef struct KdSearchResult {
     KdMove pv[KD_MAX_PLY];
 } KdSearchResult;
 
-/* How selective a ruleset's search is (bots/engine/data/search.json, chosen by matches).
-   calm_only = 0: the shallow cut and late-move reductions wherever they apply (Scan's
-   scheme); 1: only at calm nodes, where neither side has a capture, and a move after which
-   the opponent can capture (one that offers an exchange) is never reduced. */
+/* How selective a ruleset's search is (bots/engine/data/search.json, chosen by matches;
+   search.c's header describes the schemes):
+   KD_SELECT_SCAN: the shallow cut and fixed late-move reductions wherever they apply
+   (Scan's scheme); KD_SELECT_SCAN_CALM: the same only at calm nodes, where neither side
+   has a capture, never reducing a move after which the opponent can capture;
+   KD_SELECT_CALM: the calm-node scheme (graded reductions, static cut, futility, ProbCut,
+   only at calm nodes and never for a move that offers or threatens a capture). */
+enum { KD_SELECT_SCAN = 0, KD_SELECT_SCAN_CALM = 1, KD_SELECT_CALM = 2, KD_SELECT_COUNT };
+
 typedef struct KdSearchProfile {
-    int calm_only;
+    int selectivity; /* KD_SELECT_* */
 } KdSearchProfile;
 
 typedef struct KdEngine KdEngine;

@@ -23,6 +23,7 @@ import pytest
 from bots.engine import MATE, choose_move, native_supported, search, uses_native
 from bots.engine.features import reference_evaluator
 from bots.engine.native import (
+    SELECTIVITY,
     NativeEngine,
     native_available,
     native_engine,
@@ -291,27 +292,37 @@ def test_a_search_larger_than_its_table_keeps_its_deep_results() -> None:
 
 
 @pytest.mark.parametrize("key", ["turkish", "international"])
-def test_the_calm_profile_is_less_selective(key: str) -> None:
-    """``calm_only`` keeps the shallow cut and the reductions to nodes where neither side
-    can capture, so the same depth costs more nodes."""
+def test_the_calm_schemes_are_less_selective(key: str) -> None:
+    """Keeping the selectivity to nodes where neither side can capture (``scan-calm``,
+    ``calm``) costs more nodes to the same depth than Scan's scheme everywhere, and every
+    scheme finds a legal move with a score in the same range."""
     variant = get_variant(key)
     engine = NativeEngine(variant, tt_mb=8)
+    legal = set(variant.legal_moves(variant.initial_position()))
     nodes = {}
-    for calm in (False, True):
-        engine.core.set_profile(calm)
+    for code, name in enumerate(SELECTIVITY):
+        engine.core.set_profile(code)
         engine.clear()
         result = engine.search(variant.initial_position(), max_depth=10, seed=0,
                                reuse_table=False, tables=False)
-        assert result.depth == 10
-        nodes[calm] = result.nodes
-    assert nodes[True] > nodes[False] * 1.2, nodes
+        assert result.depth == 10 and result.move in legal and abs(result.score) < 100
+        nodes[name] = result.nodes
+    assert nodes["scan-calm"] > nodes["scan"] * 1.2, nodes
+    assert nodes["calm"] > nodes["scan"] * 1.2, nodes
+
+
+def test_the_core_refuses_an_unknown_scheme() -> None:
+    engine = NativeEngine(get_variant("english"), tt_mb=1)
+    for bad in (-1, len(SELECTIVITY)):
+        with pytest.raises(ValueError, match="selectivity"):
+            engine.core.set_profile(bad)
 
 
 def test_every_ruleset_has_a_search_profile() -> None:
     profiles = {key: search_profile(get_variant(key)) for key in variant_keys()}
-    assert profiles["international"] == {"calm_only": False}
-    assert profiles["turkish"] == {"calm_only": True}  # adopted by matches (docs/engine.md)
-    assert all(set(p) == {"calm_only"} for p in profiles.values())
+    assert profiles["international"] == {"selectivity": "scan"}
+    assert profiles["turkish"] == {"selectivity": "calm"}  # adopted by matches (docs/engine.md)
+    assert all(p["selectivity"] in SELECTIVITY for p in profiles.values())
     for key, profile in profiles.items():
         if native_supported(get_variant(key)):
             assert native_engine(get_variant(key)).profile == profile
