@@ -350,7 +350,7 @@ static inline int threatened(const KdEngine *e, const KdPos *p, int ply) {
     return t >= 0 ? t : opponent_threatens(e, p);
 }
 
-/* The calm-node scheme (a profile's calm_scheme): late-move reductions in plies by depth
+/* The calm-node scheme (KD_SELECT_CALM): late-move reductions in plies by depth
    and move number, 0.75 + ln(depth) ln(i) / 2.5 rounded down (1 from the third move at
    depth 3, 2 from the ninth at depth 8), filled when the first engine is created (with the
    GIL held, so never by two threads at once); margins in centi-men a ply of depth. */
@@ -385,6 +385,15 @@ static void history_add(KdEngine *e, const KdMove *m, int bonus) {
     int32_t *hv = &e->history[m->from][m->to];
     /* gravity: the entry moves towards +-HISTORY_MAX, never past it */
     *hv += bonus - (int32_t)((int64_t)*hv * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
+}
+
+/* The node's moves again into its ply's list, which a shallower search of the same node
+   (ProbCut, the shallow cut) reused; returns their number. */
+static int regenerate(KdEngine *e, const KdPos *pos, int ply) {
+    KdMoveList *ml = &e->lists[ply];
+    kd_captures(&e->r, pos, ml);
+    if (ml->n == 0) kd_quiet_moves(&e->r, pos, ml);
+    return ml->n;
 }
 
 static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alpha, int beta,
@@ -473,9 +482,7 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
                         threat_ext);
         if (e->stop) return 0;
         if (v >= rbeta) return v;
-        ml = &e->lists[ply]; /* the shallower search reused this ply's list */
-        kd_quiet_moves(r, pos, ml);
-        n = ml->n;
+        n = regenerate(e, pos, ply);
         ttm = tt_move_of(tt_usable(e, h));
     }
     if (selective && !pv_node && depth >= SHALLOW_CUT_DEPTH && !e->shallow && ply > 0 &&
@@ -490,10 +497,7 @@ static int negamax(KdEngine *e, const KdPos *pos, uint64_t h, int depth, int alp
         e->shallow--;
         if (e->stop) return 0;
         if (v >= raised) return v - margin;
-        ml = &e->lists[ply]; /* the shallow search reused this ply's list */
-        kd_captures(r, pos, ml);
-        if (ml->n == 0) kd_quiet_moves(r, pos, ml);
-        n = ml->n;
+        n = regenerate(e, pos, ply);
         ttm = tt_move_of(tt_usable(e, h));
     }
     uint16_t counter = 0;
