@@ -115,6 +115,31 @@ def design(space: FeatureSpace, positions: list[Position], *,
     return sparse.hstack([mid, end], format="csr")
 
 
+def region_ties(space: FeatureSpace, how: str, phases: int) -> sparse.csr_matrix | None:
+    """The tie matrix ``T`` (weights x weights) of ``--tie-regions``: ``x @ T`` moves every
+    region's columns onto its group's first region, so the group learns one table from all
+    its members' data (the others' columns are left empty), and ``T @ w`` copies that table
+    back to every member. ``rows``: the regions over the same rows of the board share a
+    table (as the pattern windows of one rank do); ``all``: one table for every region.
+    The regions' squares are in ascending order with the same shape in every region, so a
+    state means the same formation wherever it stands. None for ``none`` or no regions."""
+    if how == "none" or not space.nregions:
+        return None
+    nf = space.nfeatures
+    first_rank = [min(space.rel_rank[0][q] for q in reg) for reg in space.regions]
+    leader: dict[int, int] = {}
+    rep = [leader.setdefault(first_rank[r] if how == "rows" else 0, r)
+           for r in range(space.nregions)]
+    n = nf * phases
+    target = np.arange(n)
+    for k in range(phases):
+        for r, g in enumerate(rep):
+            base = k * nf + space.reg_base
+            target[base + r * REGION_STATES:base + (r + 1) * REGION_STATES] = (
+                np.arange(REGION_STATES) + base + g * REGION_STATES)
+    return sparse.csr_matrix((np.ones(n), (np.arange(n), target)), shape=(n, n))
+
+
 def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
 
@@ -190,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="L2 strengths of the region tables to try on the held-out data")
     parser.add_argument("--no-regions", action="store_true",
                         help="fit the full model without the region tables")
+    parser.add_argument("--tie-regions", choices=("none", "rows", "all"), default="none",
+                        help="regions that share one table: none, those over the same "
+                             "rows, or all (more data per weight for the same tables)")
     parser.add_argument("--max-iter", type=int, default=2000,
                         help="L-BFGS iterations per fit")
     parser.add_argument("--reg-scalars", type=float, default=1e-3,
@@ -232,6 +260,10 @@ def main(argv: list[str] | None = None) -> int:
     x = design(space, positions, phased=phased)
     if not phased:
         x = x[:, :nf]  # one set; written to both phases below
+    ties = None if args.no_regions else region_ties(space, args.tie_regions,
+                                                     len(PHASES) if phased else 1)
+    if ties is not None:
+        x = (x @ ties).tocsr()
     split = int(n * 0.85)
     x_tr, x_va = x[:split], x[split:]
     y_tr, y_va = target[:split], target[split:]
@@ -258,6 +290,10 @@ def main(argv: list[str] | None = None) -> int:
     logit = w_mat[1] / 100.0
     priors = {name: prior_vector(space, variant, args.prior, lite=name == "lite")[:nw] * logit
               for name in ("full", "lite")}
+    if ties is not None:  # a shared table's prior: the mean of its members' priors
+        members = np.asarray(ties.sum(axis=0)).ravel()
+        for name in priors:
+            priors[name] = (ties.T @ priors[name]) / np.maximum(members, 1)
     if args.prior_scale == "fitted":
         # The prior at its own best scale: one logistic multiplier of the prior's score,
         # fitted on the training positions. A fit that keeps the prior's weights (a strong
@@ -320,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
             float(np.mean((full_p[decided] > 0.5) == (r_va[decided] > 0.5))), 3)
     quality["lambda"] = {"full": best["full"][1][0], "lite": best["lite"][1][0],
                          "regions": best["full"][1][1] if len(full_cols) == nw else None,
+                         "tie_regions": args.tie_regions,
                          "scalars": args.reg_scalars, "prior": args.prior,
                          "prior_scale": args.prior_scale}
     # Refit both on all the data with the chosen strengths, then scale to centi-men.
@@ -329,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
         w = fit_model(name, cols, best[name][1], x, target)
         wc = np.zeros(nw)
         wc[cols] = w
+        if ties is not None:
+            wc = ties @ wc  # every member of a group gets the group's table
         men = [wc[man]] if not phased else [wc[man], wc[man + nf]]
         if min(men) <= 0:
             print(f"{name}: a man has no positive value; refusing these weights",

@@ -130,3 +130,45 @@ def test_a_regions_only_fit_keeps_the_committed_weights(tmp_path: Path,
     regions = doc["full"]["middle"]["regions"]
     assert sum(len(t) for t in regions) > 100
     assert max(abs(v) for t in regions for v in t.values()) > 0.5
+
+
+@pytest.mark.parametrize("ruleset", ["english", "international", "turkish"])
+def test_every_region_has_the_same_shape(ruleset: str) -> None:
+    """A region's squares (ascending) stand at the same offsets from its corner in every
+    region of the board, so a state is the same formation wherever a tied table reads it."""
+    space = space_for(get_variant(ruleset))
+    coords = {i: rc for rc, i in space._index.items()}
+    shapes = set()
+    for reg in space.regions:
+        r0 = min(coords[q][0] for q in reg)
+        c0 = min(coords[q][1] for q in reg)
+        shapes.add(tuple((coords[q][0] - r0, coords[q][1] - c0) for q in reg))
+    assert space.nregions > 1 and len(shapes) == 1
+
+
+def test_tied_regions_share_one_table_per_row(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--tie-regions rows``: the regions over the same rows get the same table, learned
+    from all of them; different rows get different tables."""
+    pytest.importorskip("scipy")
+    from bots.training import fit
+
+    doc = _fitted(tmp_path, monkeypatch, 3, "--reg", "1e-3", "--reg-regions", "1e-3",
+                  "--tie-regions", "rows", "--score-weight", "1.0")
+    assert doc["fit"]["lambda"]["tie_regions"] == "rows"
+    space = space_for(get_variant("english"))
+    ranks = [min(space.rel_rank[0][q] for q in reg) for reg in space.regions]
+    assert sorted(set(ranks)) == [0, 2, 4] and len(ranks) == 9
+    for phase in PHASES:
+        tables = doc["full"][phase]["regions"]
+        for r, rank in enumerate(ranks):
+            group = [t for t, k in zip(tables, ranks, strict=True) if k == rank]
+            assert all(t == tables[r] for t in group)
+        assert tables[ranks.index(0)] != tables[ranks.index(4)]
+        assert sum(len(t) for t in tables) > 100
+    ties = fit.region_ties(space, "all", len(PHASES))
+    assert ties is not None and ties.shape == (space.nweights, space.nweights)
+    first = space.reg_base
+    last = space.reg_base + (space.nregions - 1) * 6561
+    assert ties[last + 5, first + 5] == 1 and ties[first + 5, first + 5] == 1
+    assert fit.region_ties(space, "none", len(PHASES)) is None
