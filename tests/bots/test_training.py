@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from bots.engine.features import PHASES, FittedEvaluator, space_for, weights_from_model
+from bots.engine.features import (
+    PHASES,
+    REGION_STATES,
+    FittedEvaluator,
+    space_for,
+    weights_from_model,
+)
 from bots.training import generate
 from variants import get_variant
 
@@ -169,6 +175,6 @@ def test_tied_regions_share_one_table_per_row(tmp_path: Path,
     ties = fit.region_ties(space, "all", len(PHASES))
     assert ties is not None and ties.shape == (space.nweights, space.nweights)
     first = space.reg_base
-    last = space.reg_base + (space.nregions - 1) * 6561
+    last = space.reg_base + (space.nregions - 1) * REGION_STATES
     assert ties[last + 5, first + 5] == 1 and ties[first + 5, first + 5] == 1
     assert fit.region_ties(space, "none", len(PHASES)) is None
