@@ -516,6 +516,13 @@ def _weight_set(space: FeatureSpace, model: Mapping[str, Any]) -> list[int]:
     if regions and len(regions) != space.nregions:
         raise ValueError("regions have the wrong count for this board")
     for r, table in enumerate(regions):
+        if isinstance(table, int) and not isinstance(table, bool):
+            # The same table as an earlier region's (tied regions store it once).
+            if not 0 <= table < r or not isinstance(regions[table], Mapping):
+                raise ValueError(f"region {r} refers to {table!r}, not an earlier table")
+            table = regions[table]
+        elif not isinstance(table, Mapping):
+            raise ValueError(f"region {r} is neither a table nor an earlier region's index")
         for key, value in table.items():
             state = int(key)
             if not 0 <= state < REGION_STATES:

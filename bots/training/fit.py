@@ -417,12 +417,14 @@ def _weight_set_model(space: FeatureSpace, wc: np.ndarray, patterns: bool) -> di
             [round(float(v), 2) for v in wc[space.pat_base + b * PATTERN_STATES:
                                             space.pat_base + (b + 1) * PATTERN_STATES]]
             for b in range(space.nbands)]
-        regions = []
+        regions: list[dict[str, float] | int] = []
         for r in range(space.nregions):
             base = space.reg_base + r * REGION_STATES
-            table = wc[base:base + REGION_STATES]
-            regions.append({str(s): round(float(v), 2) for s, v in enumerate(table)
-                            if abs(v) >= 0.005})
+            table = {str(s): round(float(v), 2)
+                     for s, v in enumerate(wc[base:base + REGION_STATES]) if abs(v) >= 0.005}
+            # A table written before (a tied region's) is stored once: later regions name it.
+            same = next((k for k, t in enumerate(regions) if table and t == table), None)
+            regions.append(table if same is None else same)
         if any(regions):
             model["regions"] = regions
     return model

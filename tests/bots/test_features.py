@@ -180,6 +180,16 @@ def test_region_models_and_their_refusals() -> None:
     with pytest.raises(ValueError):
         weights_from_model(space, {"regions": [{str(REGION_STATES): 1.0}]
                                    + [{}] * (space.nregions - 1)})
+    # A region may name an earlier region whose table it shares (a tied fit's file).
+    rest = [{}] * (space.nregions - 3)
+    shared = weights_from_model(space, {"regions": [{"5": 1.0}, {"7": -2.0}, 0] + rest})
+    copied = weights_from_model(space, {"regions": [{"5": 1.0}, {"7": -2.0}, {"5": 1.0}]
+                                        + rest})
+    assert shared == copied and shared[space.reg_base + 2 * REGION_STATES + 5] == 64
+    for bad in ([2, {}, {}], [{}, {}, 2], [{}, {}, -1], [{}, 0, 1], [{}, {}, True],
+                [{}, {}, "0"], [{}, {}, 1.0]):
+        with pytest.raises(ValueError):
+            weights_from_model(space, {"regions": bad + rest})
     # Without region weights the array has no regions: the core spends nothing on them.
     weights = weights_from_model(space, default_model(variant))
     plain = native_params(variant, weights)
