@@ -11,10 +11,15 @@ both see the same machine load, and prints the ratio of their times. A change me
 make the search faster without changing it (a cache, a cheaper test) must give the same
 node count and the same best move in every position: the bench checks and says so.
 
+``--weights NEW.json --against-weights OLD.json`` does the same with two evaluation files
+(their ``full`` model; a file's absence means the committed weights) on one build: what a
+richer evaluation costs in speed. The trees differ, so compare the nodes/s ratio.
+
     python -m bench.search_speed
     python -m bench.search_speed --rulesets english,international --positions 8 --rounds 3
     python -m bench.search_speed --against-build /path/to/old/_kdcore.so
     python -m bench.search_speed --against-build OLD.so --new-build NEW.so
+    python -m bench.search_speed --rulesets RS --weights NEW.json --against-weights OLD.json
 
 Figures go in ``bench/results/strength.md`` ("Search speed") with their command.
 """
@@ -22,6 +27,7 @@ Figures go in ``bench/results/strength.md`` ("Search speed") with their command.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -32,6 +38,7 @@ from types import ModuleType
 
 from bench.strength import core_build, random_opening
 from bots.engine import search_level
+from bots.engine.features import native_params, space_for, weights_from_model
 from bots.engine.native import NativeEngine
 from variants import GameRecord, Position, get_variant
 from variants.base import Variant
@@ -70,6 +77,16 @@ def positions_for(variant: Variant, count: int, seed: int) -> list[Position]:
     return found
 
 
+def params_from(variant: Variant, path: str | None) -> list[int] | None:
+    """The compiled evaluation's parameters from a weights file's ``full`` model (None:
+    the committed weights)."""
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as handle:
+        model = json.load(handle)["full"]
+    return native_params(variant, weights_from_model(space_for(variant), model))
+
+
 def search_all(engine: NativeEngine, positions: Sequence[Position], depth: int) -> Run:
     nodes, seconds, moves, counts = 0, 0.0, [], []
     for position in positions:
@@ -95,21 +112,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--against-build", default=None, metavar="OLD.so")
     parser.add_argument("--new-build", default=None, metavar="NEW.so",
                         help="search with this build instead of the importable one")
+    parser.add_argument("--weights", default=None, metavar="NEW.json",
+                        help="search with this evaluation file (one ruleset)")
+    parser.add_argument("--against-weights", default=None, metavar="OLD.json",
+                        help="compare with this evaluation file (one ruleset)")
     args = parser.parse_args(argv)
+    rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
+    if (args.weights or args.against_weights) and len(rulesets) != 1:
+        parser.error("--weights and --against-weights are one ruleset's files: "
+                     "give one --rulesets")
     old: ModuleType | None = core_build(args.against_build) if args.against_build else None
     candidate: ModuleType | None = core_build(args.new_build) if args.new_build else None
     print(f"Command: python -m bench.search_speed {' '.join(argv or sys.argv[1:])}")
     header = "| ruleset | depth | positions | nodes | best s | nodes/s |"
-    if old is not None:
-        header += " old nodes | old best s | old / new time | same tree |"
+    compare = old is not None or args.against_weights is not None
+    if compare:
+        header += (" old nodes | old best s | old / new time | new / old nodes/s |"
+                   " same tree |")
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
-    for ruleset in [r.strip() for r in args.rulesets.split(",") if r.strip()]:
+    for ruleset in rulesets:
         variant = get_variant(ruleset)
         depth = args.depth or DEPTHS.get(ruleset, 10)
         positions = positions_for(variant, args.positions, args.seed)
-        new_engine = NativeEngine(variant, module=candidate)
-        old_engine = NativeEngine(variant, module=old) if old is not None else None
+        new_engine = NativeEngine(variant, module=candidate,
+                                  params=params_from(variant, args.weights))
+        old_engine = (NativeEngine(variant, module=old,
+                                   params=params_from(variant, args.against_weights))
+                      if compare else None)
         new_runs: list[Run] = []
         old_runs: list[Run] = []
         for _ in range(args.rounds):  # alternated: both builds see the same load
@@ -124,7 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             same = prev.node_counts == new.node_counts and prev.moves == new.moves
             ratio = statistics.median(o.seconds / n.seconds
                                       for o, n in zip(old_runs, new_runs, strict=True))
-            row += (f" {prev.nodes:,} | {prev.seconds:.2f} | {ratio:.3f} | "
+            speed = statistics.median((n.nodes / n.seconds) / (o.nodes / o.seconds)
+                                      for o, n in zip(old_runs, new_runs, strict=True))
+            row += (f" {prev.nodes:,} | {prev.seconds:.2f} | {ratio:.3f} | {speed:.3f} | "
                     f"{'yes' if same else 'no'} |")
         print(row, flush=True)
     return 0

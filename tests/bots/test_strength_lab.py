@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import sys
@@ -106,6 +107,35 @@ def test_search_speed_compares_two_builds_node_for_node(
     assert cells[1] == "6" and cells[2] == "2"
     assert cells[3] == cells[6] and int(cells[3].replace(",", "")) > 0  # nodes new = old
     assert cells[-1] == "yes"
+
+
+def test_search_speed_compares_two_evaluations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench.search_speed --weights NEW --against-weights OLD``: one build, two evaluation
+    files. The same file twice gives the same tree; a file whose evaluation differs (every
+    man worth more, so other cut-offs) gives another."""
+    from bench.search_speed import main
+    from bots.engine.features import weights_path
+
+    committed = json.loads(weights_path("english").read_text(encoding="utf-8"))
+    same, other = tmp_path / "same.json", tmp_path / "other.json"
+    same.write_text(json.dumps(committed), encoding="utf-8")
+    committed["full"]["middle"]["scalars"]["man"] *= 3
+    other.write_text(json.dumps(committed), encoding="utf-8")
+
+    def row(new: Path) -> list[str]:
+        assert main(["--rulesets", "english", "--positions", "3", "--rounds", "1",
+                     "--depth", "7", "--weights", str(new),
+                     "--against-weights", str(weights_path("english"))]) == 0
+        line = next(line for line in capsys.readouterr().out.splitlines()
+                    if line.startswith("| english"))
+        return [c.strip() for c in line.strip("|").split("|")]
+
+    cells = row(same)
+    assert len(cells) == 11 and cells[3] == cells[6] and cells[-1] == "yes"
+    assert float(cells[9]) > 0
+    assert row(other)[-1] == "no"
 
 
 def test_an_evaluation_plays_at_equal_time(tmp_path: Path) -> None:
