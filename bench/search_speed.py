@@ -27,7 +27,6 @@ Figures go in ``bench/results/strength.md`` ("Search speed") with their command.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -36,9 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from bench.strength import core_build, random_opening
+from bench.strength import core_build, file_params, random_opening
 from bots.engine import search_level
-from bots.engine.features import native_params, space_for, weights_from_model
 from bots.engine.native import NativeEngine
 from variants import GameRecord, Position, get_variant
 from variants.base import Variant
@@ -75,16 +73,6 @@ def positions_for(variant: Variant, count: int, seed: int) -> list[Position]:
         if record.outcome() is None and len(record.legal_moves()) > 1:
             found.append(record.position)
     return found
-
-
-def params_from(variant: Variant, path: str | None) -> list[int] | None:
-    """The compiled evaluation's parameters from a weights file's ``full`` model (None:
-    the committed weights)."""
-    if path is None:
-        return None
-    with open(path, encoding="utf-8") as handle:
-        model = json.load(handle)["full"]
-    return native_params(variant, weights_from_model(space_for(variant), model))
 
 
 def search_all(engine: NativeEngine, positions: Sequence[Position], depth: int) -> Run:
@@ -135,10 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         variant = get_variant(ruleset)
         depth = args.depth or DEPTHS.get(ruleset, 10)
         positions = positions_for(variant, args.positions, args.seed)
-        new_engine = NativeEngine(variant, module=candidate,
-                                  params=params_from(variant, args.weights))
-        old_engine = (NativeEngine(variant, module=old,
-                                   params=params_from(variant, args.against_weights))
+        try:
+            new_params, old_params = (file_params(variant, path) if path else None
+                                      for path in (args.weights, args.against_weights))
+        except (OSError, ValueError, KeyError) as exc:
+            parser.error(f"weights file: {exc}")
+        new_engine = NativeEngine(variant, module=candidate, params=new_params)
+        old_engine = (NativeEngine(variant, module=old, params=old_params)
                       if compare else None)
         new_runs: list[Run] = []
         old_runs: list[Run] = []

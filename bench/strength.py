@@ -767,6 +767,16 @@ def native_player(variant: Variant, params: list[int], nodes: int,
     return play
 
 
+def file_params(variant: Variant, path: str | Path) -> list[int]:
+    """The compiled evaluation's parameters from a weights file's ``full`` model."""
+    from bots.engine.features import native_params, space_for, weights_from_model
+
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    if doc.get("ruleset") != variant.key:
+        raise ValueError(f"{path} holds {doc.get('ruleset')!r} weights, not {variant.key!r}")
+    return native_params(variant, weights_from_model(space_for(variant), doc["full"]))
+
+
 def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     """Two evaluations at equal nodes (or equal time) on the compiled core, per ruleset."""
     from bots.engine.features import (
@@ -790,8 +800,7 @@ def eval_ab(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
                 space, default_model(variant)))
         if path == "committed":
             return "fitted", native_params(variant)
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        return Path(path).name, native_params(variant, weights_from_model(space, doc["full"]))
+        return Path(path).name, file_params(variant, path)
 
     lines = [f"# Evaluation A/B, {dt.date.today().isoformat()}", "",
              f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",

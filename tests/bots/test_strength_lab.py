@@ -136,6 +136,10 @@ def test_search_speed_compares_two_evaluations(
     assert len(cells) == 11 and cells[3] == cells[6] and cells[-1] == "yes"
     assert float(cells[9]) > 0
     assert row(other)[-1] == "no"
+    # Another ruleset's file is refused with a clear message, not searched.
+    with pytest.raises(SystemExit):
+        main(["--rulesets", "turkish", "--weights", str(same)])
+    assert "holds 'english' weights, not 'turkish'" in capsys.readouterr().err
 
 
 def test_an_evaluation_plays_at_equal_time(tmp_path: Path) -> None:
