@@ -69,9 +69,10 @@ static void merge_windows(KdEval *e, const EvalBuild *bld) {
         if (!matched[j]) add_merged(e, bld, bld->win[1][j], -1, j);
 }
 
-/* The regions, merged as the windows are (without sharing: each region has its own table).
- * reg[c][i] are the squares of region i from colour c's view, tab[ph][i][state] its
- * weights. */
+/* The regions, merged as the windows are. reg[c][i] are the squares of region i from colour
+ * c's view, tab[ph][i][state] its weights. Merged regions whose tables come out equal (tied
+ * regions of the same rows, read the same way) share one, as the windows do: fewer tables
+ * stay in cache. */
 static int merge_regions(KdEval *e, int m, const uint8_t (*reg)[KD_MAX_REGIONS][KD_REGION_SIZE],
                          const int32_t *tab) {
     uint8_t matched[KD_MAX_REGIONS] = {0};
@@ -90,13 +91,15 @@ static int merge_regions(KdEval *e, int m, const uint8_t (*reg)[KD_MAX_REGIONS][
             pairs[np][0] = -1;
             pairs[np++][1] = j;
         }
-    e->rtab = malloc(sizeof(int32_t) * (size_t)np * KD_REGION_STATES * KD_PHASES);
+    const size_t words = (size_t)KD_REGION_STATES * KD_PHASES;
+    e->rtab = malloc(sizeof(int32_t) * (size_t)np * words);
     if (!e->rtab) return -1;
+    e->nrtab = 0;
     for (int k = 0; k < np; k++) {
         int wi = pairs[k][0], bi = pairs[k][1];
         const uint8_t *sq = wi >= 0 ? reg[0][wi] : reg[1][bi];
         memcpy(e->mreg[k], sq, KD_REGION_SIZE);
-        int32_t *out = e->rtab + (size_t)k * KD_REGION_STATES * KD_PHASES;
+        int32_t *out = e->rtab + (size_t)e->nrtab * words;
         for (int s = 0; s < KD_REGION_STATES; s++) {
             int bs = bi >= 0 ? black_state(sq, reg[1][bi], KD_REGION_SIZE, s) : 0;
             for (int ph = 0; ph < KD_PHASES; ph++) {
@@ -106,6 +109,11 @@ static int merge_regions(KdEval *e, int m, const uint8_t (*reg)[KD_MAX_REGIONS][
                 out[s * KD_PHASES + ph] = v;
             }
         }
+        int t = 0;
+        while (t < e->nrtab && memcmp(e->rtab + (size_t)t * words, out, sizeof(int32_t) * words))
+            t++;
+        e->mreg_tab[k] = (uint8_t)t;
+        if (t == e->nrtab) e->nrtab++;
     }
     e->nmreg = np;
     return 0;
@@ -211,7 +219,7 @@ done:
 int kd_eval_copy(KdEval *dst, const KdEval *src) {
     *dst = *src;
     if (!src->rtab) return 0;
-    size_t bytes = sizeof(int32_t) * (size_t)src->nmreg * KD_REGION_STATES * KD_PHASES;
+    size_t bytes = sizeof(int32_t) * (size_t)src->nrtab * KD_REGION_STATES * KD_PHASES;
     dst->rtab = malloc(bytes);
     if (!dst->rtab) return -1;
     memcpy(dst->rtab, src->rtab, bytes);
@@ -221,7 +229,7 @@ int kd_eval_copy(KdEval *dst, const KdEval *src) {
 void kd_eval_free(KdEval *e) {
     free(e->rtab);
     e->rtab = NULL;
-    e->nmreg = 0;
+    e->nmreg = e->nrtab = 0;
 }
 
 /* The board as bytes, from each colour's point of view: cell[c][sq] is 0 (empty), 1 (a
@@ -341,7 +349,8 @@ static void regions(const KdEval *e, const KdCells cell, long long part[KD_PHASE
         const uint8_t *q = e->mreg[i];
         int s = v[q[0]] + 3 * v[q[1]] + 9 * v[q[2]] + 27 * v[q[3]]
                 + 81 * (v[q[4]] + 3 * v[q[5]] + 9 * v[q[6]] + 27 * v[q[7]]);
-        const int32_t *t = e->rtab + ((size_t)i * KD_REGION_STATES + (size_t)s) * KD_PHASES;
+        const int32_t *t =
+            e->rtab + ((size_t)e->mreg_tab[i] * KD_REGION_STATES + (size_t)s) * KD_PHASES;
         mid += t[0];
         end += t[1];
     }

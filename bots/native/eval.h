@@ -49,6 +49,7 @@
 #define KD_REGION_SIZE 8
 #define KD_REGION_STATES 6561 /* 3^8 */
 #define KD_MAX_REGIONS 32
+#define KD_MAX_MERGED_REGIONS (2 * KD_MAX_REGIONS)
 #define KD_REGION_LIMIT (1 << 29) /* |region weight| below it: a merged difference fits 32 bits */
 
 enum { /* scalar feature weights: the order of bots/engine/features.py SCALARS */
@@ -94,11 +95,14 @@ typedef struct KdEval {
     int64_t mtab[KD_MAX_MERGED][KD_PATTERN_STATES][KD_PHASES]; /* 64-bit: a difference of
                                                                    two int32 weights */
     /* The regions, merged the same way: region i of the board read from White's view
-       (squares mreg[i]) indexes rtab[(i * KD_REGION_STATES + state) * KD_PHASES + phase],
-       White's weight minus Black's (32 bits: weights are below KD_REGION_LIMIT). rtab is
-       owned by this KdEval (NULL without regions): kd_eval_copy, kd_eval_free. */
-    int nmreg;
-    uint8_t mreg[2 * KD_MAX_REGIONS][KD_REGION_SIZE];
+       (squares mreg[i]) indexes table t = mreg_tab[i] of the nrtab tables in rtab,
+       rtab[(t * KD_REGION_STATES + state) * KD_PHASES + phase], White's weight minus
+       Black's (32 bits: weights are below KD_REGION_LIMIT). Regions whose merged tables
+       are equal (tied regions) share one. rtab is owned by this KdEval (NULL without
+       regions): kd_eval_copy, kd_eval_free. */
+    int nmreg, nrtab;
+    uint8_t mreg[KD_MAX_MERGED_REGIONS][KD_REGION_SIZE];
+    uint8_t mreg_tab[KD_MAX_MERGED_REGIONS];
     int32_t *rtab;
     const KdRules *rules;
 } KdEval;

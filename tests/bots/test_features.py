@@ -398,6 +398,33 @@ def test_compiled_evaluation_equals_the_python_reference(key: str) -> None:
             assert got == ref.evaluate(pos), variant.format_fen(pos)
 
 
+@pytest.mark.parametrize("key", RULESETS)
+def test_tied_region_tables_score_as_the_reference(key: str) -> None:
+    """Tied regions (one table for every region, the ending's another) merge into tables
+    the core keeps once, and it reads each region's two halves once however many regions
+    hold them: the scores stay the reference's, on every board."""
+    native = pytest.importorskip("bots.native._kdcore")
+    from bots.engine.native import rules_spec
+
+    variant = get_variant(key)
+    space = space_for(variant)
+    rng = random.Random(f"tied:{key}")
+    weights = [0] * space.nweights
+    for base in (space.reg_base, space.nfeatures + space.reg_base):  # both phases
+        table = [rng.randint(-3000, 3000) for _ in range(REGION_STATES)]
+        for r in range(space.nregions):
+            start = base + r * REGION_STATES
+            weights[start:start + REGION_STATES] = table
+    reference = FittedEvaluator(variant, weights)
+    core = native.Core(rules_spec(variant), native_params(variant, weights), 1)
+    positions = _random_positions(variant, rng, 12)
+    assert len({reference.evaluate(p) for p in positions}) > 100
+    for pos in positions:
+        got = core.evaluate(pos.white_men, pos.white_kings, pos.black_men, pos.black_kings,
+                            int(pos.turn))
+        assert got == reference.evaluate(pos), variant.format_fen(pos)
+
+
 @pytest.mark.parametrize("key", ["english", "turkish"])
 def test_merged_pattern_tables_are_exact_at_the_weights_limits(key: str) -> None:
     """The core merges White's and Black's windows on the same squares into one table of
