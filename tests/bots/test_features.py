@@ -398,14 +398,27 @@ def test_compiled_evaluation_equals_the_python_reference(key: str) -> None:
             assert got == ref.evaluate(pos), variant.format_fen(pos)
 
 
-@pytest.mark.parametrize("key", RULESETS)
-def test_tied_region_tables_score_as_the_reference(key: str) -> None:
-    """Tied regions (one table for every region, the ending's another) merge into tables
-    the core keeps once, and it reads each region's two halves once however many regions
-    hold them: the scores stay the reference's, on every board."""
+def _core_scores_as_reference(variant: Variant, weights: list[int],
+                              positions: list[Position]) -> FittedEvaluator:
+    """Asserts the compiled evaluation of ``weights`` scores every position as the Python
+    reference does; returns the reference."""
     native = pytest.importorskip("bots.native._kdcore")
     from bots.engine.native import rules_spec
 
+    reference = FittedEvaluator(variant, weights)
+    core = native.Core(rules_spec(variant), native_params(variant, weights), 1)
+    for pos in positions:
+        got = core.evaluate(pos.white_men, pos.white_kings, pos.black_men, pos.black_kings,
+                            int(pos.turn))
+        assert got == reference.evaluate(pos), variant.format_fen(pos)
+    return reference
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_tied_region_tables_score_as_the_reference(key: str) -> None:
+    """Tied regions (one table for every region, the ending's another) merge into tables
+    the core keeps once (regions whose merged tables are equal share one): the scores stay
+    the reference's, on every board."""
     variant = get_variant(key)
     space = space_for(variant)
     rng = random.Random(f"tied:{key}")
@@ -415,14 +428,9 @@ def test_tied_region_tables_score_as_the_reference(key: str) -> None:
         for r in range(space.nregions):
             start = base + r * REGION_STATES
             weights[start:start + REGION_STATES] = table
-    reference = FittedEvaluator(variant, weights)
-    core = native.Core(rules_spec(variant), native_params(variant, weights), 1)
     positions = _random_positions(variant, rng, 12)
+    reference = _core_scores_as_reference(variant, weights, positions)
     assert len({reference.evaluate(p) for p in positions}) > 100
-    for pos in positions:
-        got = core.evaluate(pos.white_men, pos.white_kings, pos.black_men, pos.black_kings,
-                            int(pos.turn))
-        assert got == reference.evaluate(pos), variant.format_fen(pos)
 
 
 @pytest.mark.parametrize("key", ["english", "turkish"])
@@ -431,9 +439,6 @@ def test_merged_pattern_tables_are_exact_at_the_weights_limits(key: str) -> None
     White's weight minus Black's. With pattern weights of +-2^30 in the first and last bands
     (a window's own rank from White's side and from Black's) that difference reaches 2^31,
     one past a 32-bit integer: the core still scores every position as the reference."""
-    native = pytest.importorskip("bots.native._kdcore")
-    from bots.engine.native import rules_spec
-
     variant = get_variant(key)
     space = space_for(variant)
     rng = random.Random(f"merged:{key}")
@@ -442,14 +447,9 @@ def test_merged_pattern_tables_are_exact_at_the_weights_limits(key: str) -> None
         for band in (0, space.nbands - 1):
             for state in range(81):
                 weights[base + band * 81 + state] = rng.choice((-1, 1)) << 30
-    reference = FittedEvaluator(variant, weights)
-    core = native.Core(rules_spec(variant), native_params(variant, weights), 1)
     positions = _random_positions(variant, rng, 6)
+    reference = _core_scores_as_reference(variant, weights, positions)
     assert any(abs(reference.evaluate(p)) > 1 << 24 for p in positions)
-    for pos in positions:
-        got = core.evaluate(pos.white_men, pos.white_kings, pos.black_men, pos.black_kings,
-                            int(pos.turn))
-        assert got == reference.evaluate(pos), variant.format_fen(pos)
 
 
 def test_malformed_native_params_are_refused() -> None:
