@@ -71,8 +71,8 @@ static void merge_windows(KdEval *e, const EvalBuild *bld) {
 
 /* The regions, merged as the windows are. reg[c][i] are the squares of region i from colour
  * c's view, tab[ph][i][state] its weights. Merged regions whose tables come out equal (tied
- * regions of the same rows, read the same way) share one, as the windows do: fewer tables
- * stay in cache. */
+ * regions of the same rows, read the same way) share one, as the windows do, and the
+ * allocation shrinks to the tables kept. */
 static int merge_regions(KdEval *e, int m, const uint8_t (*reg)[KD_MAX_REGIONS][KD_REGION_SIZE],
                          const int32_t *tab) {
     uint8_t matched[KD_MAX_REGIONS] = {0};
@@ -115,6 +115,8 @@ static int merge_regions(KdEval *e, int m, const uint8_t (*reg)[KD_MAX_REGIONS][
         e->mreg_tab[k] = (uint8_t)t;
         if (t == e->nrtab) e->nrtab++;
     }
+    int32_t *kept = realloc(e->rtab, sizeof(int32_t) * (size_t)e->nrtab * words);
+    if (kept) e->rtab = kept; /* a failed shrink keeps the larger block, still valid */
     e->nmreg = np;
     return 0;
 }
