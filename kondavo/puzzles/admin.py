@@ -15,12 +15,13 @@ from .models import DailyPuzzle, GameScan, Puzzle, PuzzleAttempt, PuzzleFile, Pu
 @admin.register(Puzzle)
 class PuzzleAdmin(admin.ModelAdmin):
     list_display = ("id", "ruleset", "solver", "rating", "plays", "wins", "enabled",
-                    "source_kind", "source_game")
-    list_filter = ("ruleset", "enabled", "source_kind")
+                    "retired", "source_kind", "source_game")
+    list_filter = ("ruleset", "enabled", "retired", "source_kind", "file")
     search_fields = ("id", "fen", "theme_tags")
     readonly_fields = ("id", "ruleset", "fen", "solution", "solver", "themes", "theme_tags",
                        "rating", "deviation", "volatility", "plays", "wins", "source_kind",
-                       "source_game", "source_ply", "played", "data", "created")
+                       "source_game", "source_ply", "played", "data", "created", "file",
+                       "retired")
     actions = ["enable", "disable"]
 
     @admin.action(description=_("Enable the selected puzzles"))

@@ -21,9 +21,9 @@ def _load_shipped(sender: Any, *, plan: Any = None, using: str = "default",
     from kondavo.puzzles import services
 
     report = services.puzzles_load()
-    if report.created or report.updated or report.skipped:
+    if report.created or report.updated or report.retired or report.skipped:
         print(f"  Puzzles: {report.created} new, {report.updated} updated, "
-              f"{report.skipped} skipped ({report.files} files)")
+              f"{report.retired} retired, {report.skipped} skipped ({report.files} files)")
 
 
 def _logged_in(sender: Any, *, request: Any, user: Any, **kwargs: Any) -> None:

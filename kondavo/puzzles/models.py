@@ -15,6 +15,12 @@ from kondavo.accounts.models import Player
 from . import glicko
 
 
+class PuzzleQuerySet(models.QuerySet["Puzzle"]):
+    def served(self) -> PuzzleQuerySet:
+        """The puzzles players are given: enabled by the staff and not retired."""
+        return self.filter(enabled=True, retired=False)
+
+
 class Puzzle(models.Model):
     class Solver(models.TextChoices):
         WHITE = "white", _("White")
@@ -34,7 +40,12 @@ class Puzzle(models.Model):
     volatility = models.FloatField(default=glicko.START_VOLATILITY)
     plays = models.PositiveIntegerField(default=0)  # rated (first) attempts
     wins = models.PositiveIntegerField(default=0)  # rated attempts solved without help
-    enabled = models.BooleanField(default=True)
+    enabled = models.BooleanField(default=True)  # the staff's choice
+    # The data file that last loaded it ("" for a puzzle found in a game), and whether a
+    # newer version of that file dropped it (its proof no longer holds): a retired puzzle
+    # keeps its attempts and ratings but is no longer served.
+    file = models.CharField(max_length=120, blank=True, default="")
+    retired = models.BooleanField(default=False)
     source_kind = models.CharField(max_length=16, default="selfplay")
     source_game = models.ForeignKey("games.Game", null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="puzzles")
@@ -42,6 +53,8 @@ class Puzzle(models.Model):
     played = models.CharField(max_length=120, blank=True, default="")  # the game's move there
     data = models.JSONField(default=dict, blank=True)  # the generator's source and proof
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = PuzzleQuerySet.as_manager()
 
     class Meta:
         ordering = ["ruleset", "rating"]
@@ -52,6 +65,10 @@ class Puzzle(models.Model):
 
     def __str__(self) -> str:
         return self.id
+
+    @property
+    def served(self) -> bool:
+        return self.enabled and not self.retired
 
 
 class PuzzleRating(models.Model):

@@ -11,7 +11,7 @@ from variants import get_variant
 
 from . import glicko
 from .models import Puzzle
-from .services import Progress, enabled_puzzles, legal_payload, puzzle_line
+from .services import Progress, legal_payload, puzzle_line, served_puzzles
 from .themes import FORCED_CAPTURE, theme_name
 
 PROVISIONAL_DEVIATION = 110.0  # a rating this uncertain is shown with a "?"
@@ -20,7 +20,7 @@ PROVISIONAL_DEVIATION = 110.0  # a rating this uncertain is shown with a "?"
 def themes_available(*, ruleset: str) -> list[dict[str, str]]:
     """The themes of ``ruleset``'s puzzles, by name."""
     keys: set[str] = set()
-    for tags in enabled_puzzles(ruleset=ruleset).values_list("theme_tags", flat=True).distinct():
+    for tags in served_puzzles(ruleset=ruleset).values_list("theme_tags", flat=True).distinct():
         keys.update(t for t in tags.split(",") if t)
     return sorted(({"key": k, "name": theme_name(k)} for k in keys), key=lambda t: t["name"])
 

@@ -4,6 +4,7 @@ streaks, the daily puzzle and puzzles found in finished games.
 - Loading: ``puzzles_load`` upserts the generator's data files (``bots/puzzles/data/
   <ruleset>.jsonl``) by puzzle id, skipping a file whose digest is the one last loaded; a
   new install gets them from ``post_migrate`` (``apps.py``) and ``manage.py load_puzzles``.
+  A puzzle a newer version of its file no longer holds is retired (kept, not served).
   A puzzle that does not replay in its ruleset (unknown ruleset, bad FEN, illegal move,
   wrong side to move) is skipped and counted, never stored.
 - Solving: the server holds the solution. ``puzzle_move`` judges one move of the solver
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, transaction
@@ -142,7 +143,18 @@ class LoadReport:
     created: int = 0
     updated: int = 0
     skipped: int = 0
+    retired: int = 0  # dropped by a newer version of their file
     errors: list[str] = field(default_factory=list)
+
+
+class Stored(NamedTuple):
+    """What ``puzzles_store`` did: counts, refusals and the ids it holds now."""
+
+    created: int
+    updated: int
+    skipped: int
+    errors: list[str]
+    ids: set[str]
 
 
 def data_dirs() -> list[Path]:
@@ -202,8 +214,9 @@ CONTENT_FIELDS = ("ruleset", "fen", "solution", "solver", "themes", "theme_tags"
 
 
 def puzzles_store(rows: Iterable[Mapping[str, Any]], *,
-                  extra: Mapping[str, Any] | None = None) -> tuple[int, int, int, list[str]]:
-    """Upsert generator dicts by id. Returns (created, updated, skipped, errors)."""
+                  extra: Mapping[str, Any] | None = None) -> Stored:
+    """Upsert generator dicts by id; ``extra`` fields are set on every one (and compared
+    with the stored puzzle's like the content fields)."""
     checked: dict[str, dict[str, Any]] = {}
     errors: list[str] = []
     for raw in rows:
@@ -214,7 +227,7 @@ def puzzles_store(rows: Iterable[Mapping[str, Any]], *,
             continue
         fields.update(extra or {})
         checked[fields["id"]] = fields
-    created = updated = 0
+    names = CONTENT_FIELDS + tuple(extra or ())
     with transaction.atomic():
         existing = Puzzle.objects.in_bulk(list(checked))
         new = [Puzzle(**f) for pid, f in checked.items() if pid not in existing]
@@ -222,14 +235,13 @@ def puzzles_store(rows: Iterable[Mapping[str, Any]], *,
         changed = []
         for pid, puzzle in existing.items():
             fields = checked[pid]
-            if any(getattr(puzzle, name) != fields[name] for name in CONTENT_FIELDS):
-                for name in CONTENT_FIELDS:
+            if any(getattr(puzzle, name) != fields[name] for name in names):
+                for name in names:
                     setattr(puzzle, name, fields[name])
                 changed.append(puzzle)
         if changed:
-            Puzzle.objects.bulk_update(changed, CONTENT_FIELDS, batch_size=500)
-        created, updated = len(new), len(changed)
-    return created, updated, len(errors), errors
+            Puzzle.objects.bulk_update(changed, names, batch_size=500)
+    return Stored(len(new), len(changed), len(errors), errors, set(checked))
 
 
 def _read_jsonl(path: Path, errors: list[str]) -> list[Any]:
@@ -246,7 +258,12 @@ def _read_jsonl(path: Path, errors: list[str]) -> list[Any]:
 
 def puzzles_load(*, paths: Sequence[Path] | None = None, force: bool = False) -> LoadReport:
     """Load puzzle files (default: the shipped ones). A file whose content is the one last
-    loaded is skipped unless ``force``: running this again costs one hash per file."""
+    loaded is skipped unless ``force``: running this again costs one hash per file.
+
+    Each puzzle records the file that loaded it. A puzzle that file held before and its new
+    version does not (``bots.puzzles verify --drop`` removes puzzles whose proof no longer
+    holds) is retired: kept with its attempts and ratings, no longer served. A puzzle that
+    comes back is served again; the staff's "enabled" is never touched."""
     report = LoadReport()
     for path in (data_files() if paths is None else list(paths)):
         report.files += 1
@@ -259,13 +276,19 @@ def puzzles_load(*, paths: Sequence[Path] | None = None, force: bool = False) ->
             continue
         errors: list[str] = []
         rows = _read_jsonl(path, errors)
-        created, updated, skipped, store_errors = puzzles_store(rows)
-        errors += store_errors
-        PuzzleFile.objects.update_or_create(name=name, defaults={
-            "digest": digest, "loaded": created + updated, "skipped": skipped + len(errors)
-            - len(store_errors)})
-        report.created += created
-        report.updated += updated
+        with transaction.atomic():
+            stored = puzzles_store(rows, extra={"file": name, "retired": False})
+            held = Puzzle.objects.filter(file=name, retired=False).values_list("pk", flat=True)
+            gone = sorted(set(held) - stored.ids)
+            for start in range(0, len(gone), 500):
+                Puzzle.objects.filter(pk__in=gone[start:start + 500]).update(retired=True)
+            PuzzleFile.objects.update_or_create(name=name, defaults={
+                "digest": digest, "loaded": stored.created + stored.updated,
+                "skipped": stored.skipped + len(errors)})
+        errors += stored.errors
+        report.created += stored.created
+        report.updated += stored.updated
+        report.retired += len(gone)
         report.skipped += len(errors)
         report.errors += [f"{name}: {e}" for e in errors]
     for error in report.errors[:20]:
@@ -466,7 +489,7 @@ def session_progress_claim(*, session: Any, player: Player) -> int:
 def puzzle_get(*, puzzle_id: Any) -> Puzzle:
     if not isinstance(puzzle_id, str) or not 0 < len(puzzle_id) <= 80:
         raise PuzzleError("not_found", "no such puzzle")
-    puzzle = Puzzle.objects.filter(pk=puzzle_id, enabled=True).first()
+    puzzle = Puzzle.objects.served().filter(pk=puzzle_id).first()
     if puzzle is None:
         raise PuzzleError("not_found", "no such puzzle")
     return puzzle
@@ -650,8 +673,8 @@ def puzzle_solution(*, puzzle_id: Any, progress: Progress, session: Any = None,
 
 # --------------------------------------------------------------------------- choosing
 
-def enabled_puzzles(*, ruleset: str, theme: str = "") -> QuerySet[Puzzle]:
-    rows = Puzzle.objects.filter(ruleset=ruleset, enabled=True)
+def served_puzzles(*, ruleset: str, theme: str = "") -> QuerySet[Puzzle]:
+    rows = Puzzle.objects.served().filter(ruleset=ruleset)
     if theme:
         rows = rows.filter(theme_tags__contains=f",{theme},")
     return rows
@@ -662,7 +685,7 @@ def puzzle_next(*, ruleset: str, theme: str = "", progress: Progress,
     """A puzzle near the visitor's rating they have not tried, in ``ruleset`` (and
     ``theme``): within 100, then 250, 500 points; then any untried; then any."""
     rating, _n = progress.rating(ruleset)
-    base = enabled_puzzles(ruleset=ruleset, theme=theme).exclude(pk__in=list(exclude))
+    base = served_puzzles(ruleset=ruleset, theme=theme).exclude(pk__in=list(exclude))
     untried = base.exclude(pk__in=progress.attempted_ids(ruleset))
     for window in (100, 250, 500, None):
         rows = untried if window is None else untried.filter(
@@ -685,7 +708,7 @@ def puzzles_of_player(*, player: Player | None, ruleset: str | None = None) -> Q
     played another move than the solution's."""
     if player is None:
         return Puzzle.objects.none()
-    rows = Puzzle.objects.filter(enabled=True, source_game__isnull=False).exclude(played="")
+    rows = Puzzle.objects.served().filter(source_game__isnull=False).exclude(played="")
     rows = rows.filter(Q(source_game__white=player, solver="white")
                        | Q(source_game__black=player, solver="black"))
     if ruleset:
@@ -698,9 +721,9 @@ def puzzle_daily(*, ruleset: str, day: date | None = None) -> Puzzle | None:
     (any, when none is), kept for the day."""
     day = day or timezone.localdate()
     found = DailyPuzzle.objects.filter(day=day, ruleset=ruleset).select_related("puzzle").first()
-    if found is not None and found.puzzle.enabled:
+    if found is not None and found.puzzle.served:
         return found.puzzle
-    rows = enabled_puzzles(ruleset=ruleset)
+    rows = served_puzzles(ruleset=ruleset)
     middle = rows.filter(rating__gte=1200, rating__lte=1900)
     pool = middle if middle.exists() else rows
     count = pool.count()
@@ -751,11 +774,11 @@ def streak_next(*, session: Any) -> tuple[Puzzle | None, dict[str, Any]]:
         raise PuzzleError("bad_request", "no streak is running: start one")
     current = state.get("current")
     if current:
-        puzzle = Puzzle.objects.filter(pk=current, enabled=True).first()
+        puzzle = Puzzle.objects.served().filter(pk=current).first()
         if puzzle is not None:
             return puzzle, _streak_public(state)
     seen = list(state.get("seen") or [])
-    rows = enabled_puzzles(ruleset=str(state["ruleset"])).exclude(pk__in=seen)
+    rows = served_puzzles(ruleset=str(state["ruleset"])).exclude(pk__in=seen)
     target = STREAK_START + int(state.get("count", 0)) * STREAK_STEP
     near = list(rows.filter(rating__gte=target).order_by("rating", "pk")[:5])
     if not near:

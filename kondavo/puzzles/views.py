@@ -141,7 +141,7 @@ def index(request: HttpRequest, puzzle_id: str | None = None) -> HttpResponse:
     mine``) or one puzzle, ``/puzzles/<id>/``."""
     shown: Puzzle | None = None
     if puzzle_id is not None:
-        shown = Puzzle.objects.filter(pk=puzzle_id[:80], enabled=True).first()
+        shown = Puzzle.objects.served().filter(pk=puzzle_id[:80]).first()
         if shown is None:
             raise Http404("no such puzzle")
     ruleset = _choose_ruleset(request, str(request.GET.get("ruleset", ""))[:32],
@@ -162,7 +162,7 @@ def index(request: HttpRequest, puzzle_id: str | None = None) -> HttpResponse:
         "themes": selectors.themes_available(ruleset=ruleset) if ruleset else [],
         "theme": theme,
         "mode": mode,
-        "count": services.enabled_puzzles(ruleset=ruleset).count() if ruleset else 0,
+        "count": services.served_puzzles(ruleset=ruleset).count() if ruleset else 0,
         "mine_count": services.puzzles_of_player(player=player, ruleset=ruleset).count(),
         "rating": selectors.player_rating(progress=progress, ruleset=ruleset),
         "config": {

@@ -27,8 +27,8 @@ def account(name: str = "solver") -> services.AccountProgress:
 
 
 def stored(ruleset: str = "english", **kw: Any) -> Puzzle:
-    created, _updated, skipped, errors = services.puzzles_store([shot(ruleset, **kw)])
-    assert (created, skipped, errors) == (1, 0, [])
+    result = services.puzzles_store([shot(ruleset, **kw)])
+    assert (result.created, result.skipped, result.errors) == (1, 0, [])
     return Puzzle.objects.get(pk=kw.get("pid") or f"{ruleset}-00000000aa")
 
 
@@ -103,6 +103,54 @@ def test_loader_upserts_idempotently_and_keeps_ratings(tmp_path: Path) -> None:
     assert (puzzle.themes, puzzle.theme_tags) == (["ending"], ",ending,")
     assert (puzzle.rating, puzzle.plays, puzzle.enabled) == (1234.0, 7, False)
     assert services.puzzles_load(paths=[path], force=True).updated == 0
+
+
+def test_a_puzzle_its_file_drops_is_retired_and_keeps_its_history(tmp_path: Path) -> None:
+    ids = [f"english-00000000{i:02x}" for i in range(3)]
+    path = write_jsonl(tmp_path / "english.jsonl", [shot("english", pid=p) for p in ids])
+    assert services.puzzles_load(paths=[path]).created == 3
+    other = write_jsonl(tmp_path / "extra.jsonl", [shot("english", pid="english-00000000ff")])
+    services.puzzles_load(paths=[other])
+    progress = account()
+    assert services.puzzle_move(puzzle_id=ids[1], ply=0, move="23-18",
+                                progress=progress).correct
+    Puzzle.objects.filter(pk=ids[2]).update(enabled=False)  # the staff's choice
+
+    # The verifier dropped ids[1] and ids[2] from the file: both are kept, neither served.
+    write_jsonl(path, [shot("english", pid=ids[0])])
+    report = services.puzzles_load(paths=[path])
+    assert (report.created, report.updated, report.retired) == (0, 0, 2)
+    assert set(Puzzle.objects.filter(retired=True).values_list("pk", flat=True)) == set(ids[1:])
+    assert set(services.served_puzzles(ruleset="english").values_list("pk", flat=True)) == {
+        ids[0], "english-00000000ff"}  # another file's puzzle is not this file's to retire
+    assert PuzzleAttempt.objects.filter(puzzle_id=ids[1]).count() == 1
+    with pytest.raises(PuzzleError, match="no such puzzle"):
+        services.puzzle_move(puzzle_id=ids[1], ply=0, move="23-18", progress=progress)
+    for _ in range(20):
+        found = services.puzzle_next(ruleset="english", progress=account(f"p{_}"))
+        assert found is not None and not found.retired
+
+    # A puzzle that comes back is served again; the staff's "enabled" is untouched.
+    write_jsonl(path, [shot("english", pid=p) for p in ids])
+    again = services.puzzles_load(paths=[path])
+    assert (again.created, again.updated, again.retired) == (0, 2, 0)
+    assert not Puzzle.objects.filter(retired=True).exists()
+    assert Puzzle.objects.get(pk=ids[2]).enabled is False
+    assert services.puzzle_get(puzzle_id=ids[1]).pk == ids[1]
+
+
+def test_the_migration_gives_loaded_puzzles_their_shipped_file() -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    stored("english")
+    stored("turkish")
+    PuzzleFile.objects.create(name="english.jsonl", digest="0" * 64)
+    Puzzle.objects.update(file="")
+    import_module("kondavo.puzzles.migrations.0002_retired").fill(apps, None)
+    assert dict(Puzzle.objects.values_list("ruleset", "file")) == {
+        "english": "english.jsonl", "turkish": ""}
 
 
 def test_migrate_loads_the_shipped_files_but_a_flush_does_not(tmp_path: Path,

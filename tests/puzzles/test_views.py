@@ -190,7 +190,7 @@ def test_load_puzzles_command(tmp_path: Any) -> None:
     out = io.StringIO()
     call_command("load_puzzles", str(path), stdout=out)
     assert out.getvalue().strip() == (
-        "1 files (0 unchanged): 2 puzzles new, 0 updated, 0 skipped")
+        "1 files (0 unchanged): 2 puzzles new, 0 updated, 0 retired, 0 skipped")
     out = io.StringIO()
     call_command("load_puzzles", str(path), stdout=out)
     assert "1 files (1 unchanged): 0 puzzles new" in out.getvalue()

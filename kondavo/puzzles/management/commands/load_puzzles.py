@@ -29,4 +29,4 @@ class Command(BaseCommand):
             self.stderr.write(f"skipped: {error}")
         self.stdout.write(f"{report.files} files ({report.unchanged} unchanged): "
                           f"{report.created} puzzles new, {report.updated} updated, "
-                          f"{report.skipped} skipped")
+                          f"{report.retired} retired, {report.skipped} skipped")
