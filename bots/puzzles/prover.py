@@ -106,7 +106,8 @@ class _Budget:
 
 @dataclass
 class Prover:
-    """One ruleset's prover (keeps its engine and transposition table between positions)."""
+    """One ruleset's prover (keeps its engine and transposition table between positions).
+    Every search has the same seed, so equal moves are always tried in the same order."""
 
     variant: Variant
     settings: Settings = field(default_factory=Settings)
@@ -137,23 +138,24 @@ class Prover:
     def search(self, position: Position, depth: int | None, nodes: int | None) -> SearchResult:
         if self.engine is not None:
             return self.engine.search(position, max_depth=depth or 64, node_limit=nodes,
-                                      reuse_table=True, tables=True)
-        return python_search(self.variant, position, max_depth=depth or 64, node_limit=nodes)
+                                      seed=0, reuse_table=True, tables=True)
+        return python_search(self.variant, position, max_depth=depth or 64, node_limit=nodes,
+                             seed=0)
 
     def fresh_search(self, position: Position, depth: int) -> SearchResult:
         """A full-width search of ``depth`` plies on a small engine of its own, its table
         emptied first (for the rating: how deep the engine must look to find a move)."""
         if self.engine is None:
             return python_search(self.variant, position, max_depth=depth,
-                                 node_limit=self.settings.node_cap)
+                                 node_limit=self.settings.node_cap, seed=0)
         if self._finder is None:
             from bots.engine import tables
 
             self._finder = NativeEngine(self.variant, tt_mb=4)
             tables.attach(self._finder, self.table_mode())
         return self._finder.search(position, max_depth=depth,
-                                   node_limit=self.settings.node_cap, reuse_table=False,
-                                   tables=True)
+                                   node_limit=self.settings.node_cap, seed=0,
+                                   reuse_table=False, tables=True)
 
     def probe(self, position: Position) -> int:
         """The endgame tables' byte for ``position`` (-1: not in them; 0 a draw; else 1 +

@@ -24,7 +24,13 @@ def reprove(prover: Prover, puzzle: dict[str, object],
     """Prove ``puzzle`` again, ``plies`` deeper than its recorded proof, with ``prover``'s
     other settings: (why it fails or None, the new proof). The line must agree with the
     puzzle's in every move both show (a deeper search may end it a move earlier or
-    later)."""
+    later).
+
+    The engine's table and move-ordering history are emptied first, so the verdict
+    depends on the puzzle and the engine alone, not on the positions searched before it
+    (the generator's check and ``verify`` of a whole file then agree on every puzzle)."""
+    if prover.engine is not None:
+        prover.engine.clear()
     variant = prover.variant
     position = variant.parse_fen(str(puzzle["fen"]))
     solution: list[str] = list(puzzle["solution"])  # type: ignore[call-overload]

@@ -207,6 +207,23 @@ def test_the_pure_python_engine_proves_too(monkeypatch: pytest.MonkeyPatch) -> N
                                                       strict=True)] == SHOTS["english"][2]
 
 
+@pytest.mark.parametrize("key", ["english", "turkish"])
+def test_a_reproof_does_not_depend_on_what_was_searched_before(key: str) -> None:
+    """``verify`` of a whole file and the generator's check give every puzzle the same
+    verdict: each re-proof starts from an empty table and history."""
+    fen, _legal, line, _taken = SHOTS[key]
+    puzzle = {"ruleset": key, "fen": fen, "solution": line, "proof": {"depth": 6}}
+    prover = Prover(get_variant(key), Settings().deeper(VERIFY_PLIES), tt_mb=4)
+    if prover.engine is None:
+        pytest.skip("the compiled core is not built here")
+    first = reprove(prover, puzzle)
+    prover.search(get_variant(key).parse_fen(fen), 9, None)  # a warm table, a history
+    again = reprove(prover, puzzle)
+    assert first[0] is None and again[0] is None
+    assert first[1] is not None and again[1] is not None
+    assert again[1].nodes == first[1].nodes > 0
+
+
 # --- the shipped data ---------------------------------------------------------------------
 def shipped(key: str) -> list[dict[str, object]]:
     path = DATA / f"{key}.jsonl"
