@@ -23,7 +23,8 @@ before the phases). Two models are fitted: ``full`` (every feature, the compiled
 evaluation's) and ``lite`` (no pattern features: the pure-Python search's, cheaper per
 node). The region tables (3^8 states each, most of them rare) have an L2 strength of their
 own, chosen on the held-out data after the windows' (``--reg-regions``; ``--no-regions``
-fits the full model without them). Weights are converted to centi-men by making the mean of
+fits the full model without them, ``--region-phases middle`` fits only the middle game's
+and leaves the ending's at zero). Weights are converted to centi-men by making the mean of
 a man's middle-game and ending values 100, and written with the command, the data (files,
 sizes and the generation records of :mod:`bots.training.generate`'s chunks), date and fit
 quality (cross-entropy on the held-out last 15% of the data, i.e. the latest games, against
@@ -215,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="L2 strengths of the region tables to try on the held-out data")
     parser.add_argument("--no-regions", action="store_true",
                         help="fit the full model without the region tables")
+    parser.add_argument("--region-phases", choices=("both", "middle"), default="both",
+                        help="the phases whose region tables are fitted (middle: the "
+                             "ending's stay zero)")
     parser.add_argument("--tie-regions", choices=("none", "rows", "all"), default="none",
                         help="regions that share one table: none, those over the same "
                              "rows, or all (more data per weight for the same tables)")
@@ -273,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     is_table = feature >= len(SCALARS)
     is_region = feature >= space.reg_base
     lite_cols = np.flatnonzero(feature < space.pat_base)
+    ending_region = is_region & (np.arange(nw) >= nf)  # the ending set's tables
     full_cols = (np.flatnonzero(feature < space.reg_base) if args.no_regions
+                 else np.flatnonzero(~ending_region) if args.region_phases == "middle"
                  else np.arange(nw))
     models = (("full", full_cols), ("lite", lite_cols))  # each model's weight columns
     region_grid = ([float(v) for v in args.reg_regions.split(",")]
@@ -355,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
         quality["validation_decided_games_accuracy_full"] = round(
             float(np.mean((full_p[decided] > 0.5) == (r_va[decided] > 0.5))), 3)
     quality["lambda"] = {"full": best["full"][1][0], "lite": best["lite"][1][0],
-                         "regions": best["full"][1][1] if len(full_cols) == nw else None,
+                         "regions": None if args.no_regions else best["full"][1][1],
+                         "region_phases": args.region_phases,
                          "tie_regions": args.tie_regions,
                          "scalars": args.reg_scalars, "prior": args.prior,
                          "prior_scale": args.prior_scale}

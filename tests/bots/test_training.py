@@ -185,3 +185,22 @@ def test_tied_regions_share_one_table_per_row(tmp_path: Path,
     last = space.reg_base + (space.nregions - 1) * REGION_STATES
     assert ties[last + 5, first + 5] == 1 and ties[first + 5, first + 5] == 1
     assert fit.region_ties(space, "none", len(PHASES)) is None
+
+
+def test_region_tables_for_the_middle_game_only(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--region-phases middle``: the middle game's region tables are learned, the
+    ending's stay zero (not written), and the evaluation reads the model."""
+    pytest.importorskip("scipy")
+    doc = _fitted(tmp_path, monkeypatch, 3, "--reg", "1e-3", "--reg-regions", "1e-3",
+                  "--tie-regions", "rows", "--region-phases", "middle")
+    assert doc["fit"]["lambda"]["region_phases"] == "middle"
+    assert doc["fit"]["lambda"]["regions"] == 1e-3
+    middle, ending = doc["full"]["middle"], doc["full"]["ending"]
+    assert sum(len(t) for t in middle["regions"] if isinstance(t, dict)) > 100
+    assert "regions" not in ending and ending.get("patterns")
+    space = space_for(get_variant("english"))
+    weights = weights_from_model(space, doc["full"])
+    nf = space.nfeatures
+    assert any(weights[space.reg_base:nf]) and not any(weights[nf + space.reg_base:])
+    assert FittedEvaluator(get_variant("english"), weights).use_regions
