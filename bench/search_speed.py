@@ -4,6 +4,9 @@ For each ruleset, a fixed set of positions (the start, then positions reached by
 playing both sides from seeded random openings: node-bounded, so the same positions on
 every run and machine) is searched to a fixed depth from an empty transposition table,
 without endgame tables or opening book. Printed per ruleset: nodes, seconds, nodes/s.
+``--nodes N`` searches each position for N nodes instead, keeping the table from one
+position to the next as a game's searches do (a 1 s search is 2-4 M nodes): what the
+table's memory costs shows there, not in short searches from an empty table.
 
 ``--against-build OLD.so`` searches the same positions with another build of the core (a
 copy of ``bots/native/_kdcore*.so``), alternating the two builds position by position so
@@ -18,6 +21,7 @@ richer evaluation costs in speed. The trees differ, so compare the nodes/s ratio
     python -m bench.search_speed
     python -m bench.search_speed --rulesets english,international --positions 8 --rounds 3
     python -m bench.search_speed --against-build /path/to/old/_kdcore.so
+    python -m bench.search_speed --nodes 2000000 --rounds 5 --against-build OLD.so
     python -m bench.search_speed --against-build OLD.so --new-build NEW.so
     python -m bench.search_speed --rulesets RS --weights NEW.json --against-weights OLD.json
 
@@ -75,12 +79,18 @@ def positions_for(variant: Variant, count: int, seed: int) -> list[Position]:
     return found
 
 
-def search_all(engine: NativeEngine, positions: Sequence[Position], depth: int) -> Run:
+def search_all(engine: NativeEngine, positions: Sequence[Position], depth: int,
+               node_limit: int | None = None) -> Run:
+    """Each position to ``depth`` from an empty table; with ``node_limit``, each for that
+    many nodes instead, the table kept from one position to the next (as in a game)."""
     nodes, seconds, moves, counts = 0, 0.0, [], []
+    engine.clear()
     for position in positions:
-        engine.clear()
+        if node_limit is None:
+            engine.clear()
         started = time.perf_counter()
-        found = engine.search(position, max_depth=depth, seed=0, reuse_table=False,
+        found = engine.search(position, max_depth=depth if node_limit is None else 64,
+                              node_limit=node_limit, seed=0, reuse_table=node_limit is not None,
                               tables=False)
         seconds += time.perf_counter() - started
         nodes += found.nodes
@@ -96,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3,
                         help="searches of every set per build (the best time is kept)")
     parser.add_argument("--depth", type=int, default=None, help="one depth for all rulesets")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="search each position for this many nodes instead of to a depth, "
+                             "keeping the table between positions (a game's searches: what "
+                             "the table's memory costs counts)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--against-build", default=None, metavar="OLD.so")
     parser.add_argument("--new-build", default=None, metavar="NEW.so",
@@ -121,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("|---" * (header.count("|") - 1) + "|")
     for ruleset in rulesets:
         variant = get_variant(ruleset)
-        depth = args.depth or DEPTHS.get(ruleset, 10)
+        depth = 64 if args.nodes else args.depth or DEPTHS.get(ruleset, 10)
         positions = positions_for(variant, args.positions, args.seed)
         try:
             new_params, old_params = (file_params(variant, path) if path else None
@@ -134,11 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         new_runs: list[Run] = []
         old_runs: list[Run] = []
         for _ in range(args.rounds):  # alternated: both builds see the same load
-            new_runs.append(search_all(new_engine, positions, depth))
+            new_runs.append(search_all(new_engine, positions, depth, args.nodes))
             if old_engine is not None:
-                old_runs.append(search_all(old_engine, positions, depth))
+                old_runs.append(search_all(old_engine, positions, depth, args.nodes))
         new = min(new_runs, key=lambda r: r.seconds)
-        row = (f"| {ruleset} | {depth} | {len(positions)} | {new.nodes:,} | "
+        limit = f"{args.nodes:,} nodes" if args.nodes else depth
+        row = (f"| {ruleset} | {limit} | {len(positions)} | {new.nodes:,} | "
                f"{new.seconds:.2f} | {new.nodes / new.seconds:,.0f} |")
         if old_runs:
             prev = min(old_runs, key=lambda r: r.seconds)

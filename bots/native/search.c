@@ -35,9 +35,13 @@
  *   that completed and beat the previous best.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "search.h"
 
@@ -190,13 +194,47 @@ static inline uint32_t capfold(kd_bb c) {
 
 static void lmr_init(void);
 
+/* Zeroed memory for the engine and its transposition table. On Linux it is mapped aligned
+   to 2 MB and advised to use huge pages: the table is probed at random, and with 4 KB pages
+   most probes need a page-table walk (in a profile the loads of the table and of the
+   evaluation cache were a third of negamax's own time). The same tree 1-4% faster. Pages
+   are still zeroed and faulted in lazily, so a temporary engine costs nothing for the part
+   of its table it never touches. */
+#define BIG_ALIGN ((size_t)2 << 20)
+
+static void *big_alloc(size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t span = size + BIG_ALIGN;
+    char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    char *start = (char *)(((uintptr_t)raw + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
+    size_t head = (size_t)(start - raw), tail = span - head - size;
+    if (head) munmap(raw, head);
+    if (tail) munmap(start + size, tail);
+    madvise(start, size, MADV_HUGEPAGE); /* advice only: 4 KB pages if it is refused */
+    return start;
+#else
+    return calloc(1, size);
+#endif
+}
+
+static void big_free(void *p, size_t size) {
+    if (!p) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(p, size);
+#else
+    (void)size;
+    free(p);
+#endif
+}
+
 KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
     lmr_init();
-    KdEngine *e = calloc(1, sizeof(KdEngine));
+    KdEngine *e = big_alloc(sizeof(KdEngine));
     if (!e) return NULL;
     e->r = *rules;
     if (kd_eval_copy(&e->ev, eval)) {
-        free(e);
+        big_free(e, sizeof(KdEngine));
         return NULL;
     }
     e->ev.rules = &e->r;
@@ -207,10 +245,10 @@ KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
     size_t entries = 1;
     size_t want = ((size_t)(tt_mb > 0 ? tt_mb : 1) << 20) / sizeof(TTEntry);
     while (entries * 2 <= want) entries *= 2;
-    e->tt = calloc(entries, sizeof(TTEntry));
+    e->tt = big_alloc(entries * sizeof(TTEntry));
     if (!e->tt) {
         kd_eval_free(&e->ev);
-        free(e);
+        big_free(e, sizeof(KdEngine));
         return NULL;
     }
     e->tt_mask = entries - 1;
@@ -280,8 +318,8 @@ void kd_engine_free(KdEngine *e) {
     if (!e) return;
     kd_eval_free(&e->ev);
     free(e->special);
-    free(e->tt);
-    free(e);
+    big_free(e->tt, (e->tt_mask + 1) * sizeof(TTEntry));
+    big_free(e, sizeof(KdEngine));
 }
 
 void kd_engine_clear(KdEngine *e) {

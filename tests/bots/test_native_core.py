@@ -291,6 +291,32 @@ def test_a_search_larger_than_its_table_keeps_its_deep_results() -> None:
         assert again.nodes < first.nodes // 3, (depth, first.nodes, again.nodes)
 
 
+def _huge_kb() -> int:
+    with open("/proc/self/smaps_rollup") as rollup:
+        return next(int(line.split()[1]) for line in rollup if line.startswith("AnonHugePages:"))
+
+
+def _transparent_huge_pages() -> str:
+    try:
+        return Path("/sys/kernel/mm/transparent_hugepage/enabled").read_text()
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif("[madvise]" not in _transparent_huge_pages(),
+                    reason="huge pages are advised only where the kernel waits for advice")
+def test_the_table_sits_on_huge_pages() -> None:
+    """The core maps its table 2 MB aligned and advises huge pages: on a kernel that
+    gives them only when advised, a search's table is then on huge pages (without the
+    advice, on none)."""
+    variant = get_variant("english")
+    before = _huge_kb()
+    engine = NativeEngine(variant, tt_mb=16)
+    engine.search(variant.initial_position(), max_depth=13, seed=0, tables=False)
+    assert _huge_kb() - before >= 2 * 1024
+    del engine
+
+
 @pytest.mark.parametrize("key", ["turkish", "international"])
 def test_the_calm_schemes_are_less_selective(key: str) -> None:
     """Keeping the selectivity to nodes where neither side can capture (``scan-calm``,

@@ -109,6 +109,28 @@ def test_search_speed_compares_two_builds_node_for_node(
     assert cells[-1] == "yes"
 
 
+def test_search_speed_searches_a_node_budget_per_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--nodes N``: every position is searched for N nodes (the core checks its budget
+    every 1,024 nodes), one after the other on the same table, and two copies of one build
+    still search the same tree."""
+    import bots.native._kdcore as this_build
+    from bench.search_speed import main
+
+    old = tmp_path / "old.so"
+    shutil.copyfile(this_build.__file__ or "", old)
+    assert main(["--rulesets", "spanish", "--positions", "3", "--rounds", "2", "--nodes",
+                 "20000", "--against-build", str(old)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("| spanish"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "20,000 nodes" and cells[2] == "3"
+    nodes = int(cells[3].replace(",", ""))
+    assert 3 * 20_000 <= nodes < 3 * (20_000 + 1024)
+    assert cells[3] == cells[6] and cells[-1] == "yes"
+
+
 def test_search_speed_compares_two_evaluations(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
