@@ -9,7 +9,7 @@ position to the next as a game's searches do (a 1 s search is 2-4 M nodes): what
 table's memory costs shows there, not in short searches from an empty table.
 
 ``--against-build OLD.so`` searches the same positions with another build of the core (a
-copy of ``bots/native/_kdcore*.so``), alternating the two builds position by position so
+copy of ``bots/native/_kdcore*.so``), alternating the two builds set by set so
 both see the same machine load, and prints the ratio of their times. A change meant to
 make the search faster without changing it (a cache, a cheaper test) must give the same
 node count and the same best move in every position: the bench checks and says so.
@@ -82,16 +82,18 @@ def positions_for(variant: Variant, count: int, seed: int) -> list[Position]:
 def search_all(engine: NativeEngine, positions: Sequence[Position], depth: int,
                node_limit: int | None = None) -> Run:
     """Each position to ``depth`` from an empty table; with ``node_limit``, each for that
-    many nodes instead, the table kept from one position to the next (as in a game)."""
+    many nodes (``depth`` then only a ceiling), the table kept from one position to the next
+    (as in a game)."""
     nodes, seconds, moves, counts = 0, 0.0, [], []
-    engine.clear()
+    kept = node_limit is not None
+    if kept:
+        engine.clear()
     for position in positions:
-        if node_limit is None:
+        if not kept:
             engine.clear()
         started = time.perf_counter()
-        found = engine.search(position, max_depth=depth if node_limit is None else 64,
-                              node_limit=node_limit, seed=0, reuse_table=node_limit is not None,
-                              tables=False)
+        found = engine.search(position, max_depth=depth, node_limit=node_limit, seed=0,
+                              reuse_table=kept, tables=False)
         seconds += time.perf_counter() - started
         nodes += found.nodes
         counts.append(found.nodes)

@@ -201,9 +201,14 @@ static void lmr_init(void);
    are still zeroed and faulted in lazily, so a temporary engine costs nothing for the part
    of its table it never touches. */
 #define BIG_ALIGN ((size_t)2 << 20)
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#define BIG_MAPPED 1
+#else
+#define BIG_MAPPED 0
+#endif
 
 static void *big_alloc(size_t size) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if BIG_MAPPED
     size_t span = size + BIG_ALIGN;
     char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) return NULL;
@@ -220,7 +225,7 @@ static void *big_alloc(size_t size) {
 
 static void big_free(void *p, size_t size) {
     if (!p) return;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if BIG_MAPPED
     munmap(p, size);
 #else
     (void)size;

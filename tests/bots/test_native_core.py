@@ -314,7 +314,6 @@ def test_the_table_sits_on_huge_pages() -> None:
     engine = NativeEngine(variant, tt_mb=16)
     engine.search(variant.initial_position(), max_depth=13, seed=0, tables=False)
     assert _huge_kb() - before >= 2 * 1024
-    del engine
 
 
 @pytest.mark.parametrize("key", ["turkish", "international"])
