@@ -26,7 +26,7 @@ from typing import Protocol
 from variants.base import Variant
 from variants.game import GameRecord
 from variants.history import has_history_rule
-from variants.types import Move, Position
+from variants.types import Color, Move, Position
 
 SLOW_DEPTH = 7
 SLOW_NODES = 2_000_000
@@ -298,6 +298,45 @@ def check_reference_moves(variant: Variant, positions: Iterable[Position]) -> in
     return count
 
 
+def check_special_outcome_pieces(variant: Variant, positions: Iterable[Position],
+                                 seed: int = 0, samples: int = 2000) -> int:
+    """A ruleset that declares ``special_outcome_pieces`` keeps to it: ``special_outcome``
+    gives no result with more pieces on the board, over ``positions`` and ``samples``
+    random positions of one to three pieces more than declared (the engines trust the
+    declaration: their search and endgame tables know the rule only up to it). Returns
+    how many positions were checked (0: nothing declared)."""
+    most = type(variant).special_outcome_pieces
+    if most is None:
+        return 0
+    rng = random.Random(seed)
+    size = variant.geometry.size
+
+    def sampled() -> Iterable[Position]:
+        for _ in range(samples):
+            pieces = min(size, most + rng.randint(1, 3))
+            groups = [0, 0, 0, 0]  # white men, white kings, black men, black kings
+            for n, sq in enumerate(rng.sample(range(size), pieces)):
+                colour = n % 2 if n < 2 else rng.randint(0, 1)
+                king = rng.random() < 0.5 or bool(
+                    variant.promotion_squares(Color.WHITE if colour == 0 else Color.BLACK)
+                    >> sq & 1)
+                groups[2 * colour + king] |= 1 << sq
+            yield Position(groups[0], groups[1], groups[2], groups[3], rng.choice(list(Color)))
+
+    count = 0
+    for position in (*positions, *sampled()):
+        if position.occupied.bit_count() <= most:
+            continue
+        outcome = variant.special_outcome(position)
+        if outcome is not None:
+            raise ConformanceError(
+                f"{variant.key} {variant.format_fen(position)}: special_outcome gives "
+                f"{outcome.reason.value} with {position.occupied.bit_count()} pieces, but the "
+                f"ruleset declares special_outcome_pieces = {most}")
+        count += 1
+    return count
+
+
 def random_playouts(variant: Variant, games: int, seed: int, max_plies: int = 300,
                     start: Position | None = None, keep_positions: int = 0) -> PlayoutStats:
     """Play ``games`` random games and check every invariant along the way.
@@ -439,6 +478,7 @@ def run_all(variant: Variant, perft_path: str | Path | None = None, games: int =
     summary["perft_cross_checks"] = sum(1 for p in positions[::5]
                                         if check_perft_matches_moves(variant, p, 2) >= 0)
     summary["reference_generator_checks"] = check_reference_moves(variant, positions)
+    summary["special_outcome_checks"] = check_special_outcome_pieces(variant, positions, seed)
     return summary
 
 
@@ -447,6 +487,7 @@ __all__ = [
     "check_apply_deterministic", "check_fen_round_trip", "check_implementation",
     "check_moves_unique", "check_notation_round_trip", "check_perft", "check_perft_file",
     "check_perft_matches_moves", "check_position", "check_reference_moves", "check_same_moves",
+    "check_special_outcome_pieces",
     "check_transition", "format_divide", "perft_divide", "random_playouts", "read_perft_file",
     "reference_nodes", "run_all",
 ]

@@ -24,6 +24,11 @@ class RulesetOutcomes:
 
     draw_plies: ClassVar[int] = 100  # plies with no capture and no man advance
     repetitions: ClassVar[int] = 3
+    # The most pieces on the board with which ``special_outcome`` can give a result, when the
+    # ruleset states it (None: any number). 2 (one piece a side, as Turkish's king against a
+    # lone man) lets the compiled engine know the rule exactly: in its search and in its
+    # endgame tables.
+    special_outcome_pieces: ClassVar[int | None] = None
 
     if TYPE_CHECKING:
         key: ClassVar[str]

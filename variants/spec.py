@@ -229,7 +229,7 @@ _NOT_RULES = frozenset({
     "key", "name", "aliases", "pdn_gametype", "display_names", "summary",
     "capture_explanation", "rules_pages", "scoring", "perft_suite", "notation",
     "accepts_numeric_input", "side_names", "playing_squares_dark", "full_capture_path",
-    "vectors", "precedence", "eval_weights", "outcome_reasons",
+    "vectors", "precedence", "eval_weights", "outcome_reasons", "special_outcome_pieces",
 })
 
 

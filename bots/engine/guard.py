@@ -38,6 +38,18 @@ def needs_guard(variant: Variant) -> bool:
             or kind.special_outcome is not Variant.special_outcome)
 
 
+def outcomes_in_core(variant: Variant) -> bool:
+    """True when the compiled core knows every result of ``variant`` exactly, so that its
+    endgame tables may be solved: no draw rules of its own, and special outcomes, if any,
+    only with one piece a side (``special_outcome_pieces`` at most 2: the core's table of
+    them, :func:`bots.engine.native.special_table`, is then the whole rule)."""
+    kind = type(variant)
+    pieces = kind.special_outcome_pieces
+    return (kind.draw_outcome is Variant.draw_outcome
+            and (kind.special_outcome is Variant.special_outcome
+                 or (pieces is not None and pieces <= 2)))
+
+
 def root_outcomes(variant: Variant, record: GameRecord,
                   legal: list[Move]) -> dict[Move, Outcome]:
     """The root moves after which the ruleset's hooks end the game, with the result."""

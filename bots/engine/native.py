@@ -346,6 +346,19 @@ class NativeEngine:
             self.core.clear()
 
     # --- endgame tables (bots.engine.tables) --------------------------------------------
+    @property
+    def special(self) -> bytes:
+        """The special outcomes with one piece a side the core knows (:func:`special_table`;
+        empty: none): its search and its endgame tables end the game there."""
+        return self._special
+
+    @property
+    def tables_exact(self) -> bool:
+        """Whether this build of the core solves this ruleset's tables exactly: a build
+        older than special outcomes in the tables (the strength lab's ``--against-build``)
+        would solve them without, so it gets none for such a ruleset."""
+        return not self._special or bool(getattr(self._module, "TABLES_WITH_SPECIAL", 0))
+
     def set_tables(self, pieces: int, data: bytes | memoryview) -> None:
         """Endgame tables solved for ``pieces`` (``b""`` removes them; a memory map of the
         cache file is read in place); waits for a running search to end."""

@@ -35,12 +35,14 @@ Environment:
   pieces (at most 5) whose tables fit, i.e. five on 8x8 and four on 10x10.
 
 A process that solves missing tables may be given a smaller ceiling
-(:func:`solve_missing_with`): the embedded mode solves at most four pieces in its analysis
-pool (seconds, not minutes) and uses five-piece files when the command below or a worker
-wrote them.
+(:func:`solve_missing_with`): the embedded mode solves at most four pieces and 100 MB in its
+analysis pool (seconds, not minutes) and uses larger files when the command below or a
+worker wrote them.
 
-Rulesets with outcome rules of their own in Python (``special_outcome``, ``draw_outcome``,
-e.g. Turkish) get no tables: the tables know only the rules the core knows.
+Rulesets with outcome rules of their own in Python that the core cannot know
+(``draw_outcome``, or a ``special_outcome`` not declared to need one piece a side with
+``special_outcome_pieces``) get no tables: the tables know only the rules the core knows.
+Turkish's king against a lone man is one piece a side: its tables end the game there.
 
     python -m bots.engine.tables                          # every registered ruleset's
     python -m bots.engine.tables build --ruleset english --pieces 5
@@ -63,7 +65,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bots.engine.guard import needs_guard
+from bots.engine.guard import outcomes_in_core
 from variants import get_variant, variant_keys
 from variants.base import Variant
 
@@ -100,16 +102,28 @@ def in_thread(job: Job) -> threading.Thread:
 
 _solver: Solver | None = in_thread
 _solver_pieces = MAX_PIECES
+_solver_mb: float | None = None
 
 
-def solve_missing_with(solver: Solver | None, max_pieces: int = MAX_PIECES) -> None:
+def solve_missing_with(solver: Solver | None, max_pieces: int = MAX_PIECES,
+                       max_mb: float | None = None) -> None:
     """How this process solves tables missing from the cache directory: ``solver(job)`` runs
     ``job`` in the background (e.g. a bounded executor's ``submit``) and returns a handle;
     None: never in this process (it uses the files on disk, or plays without tables).
-    ``max_pieces``: the largest tables it solves itself (larger ones only from disk)."""
-    global _solver, _solver_pieces
+    ``max_pieces`` and ``max_mb``: the largest tables it solves itself, in pieces and in MB
+    (the solve's time and memory grow with the size; larger ones only from disk)."""
+    global _solver, _solver_pieces, _solver_mb
     _solver = solver
     _solver_pieces = max_pieces
+    _solver_mb = max_mb
+
+
+def _solvable(engine: NativeEngine, wanted: int) -> int:
+    """The most pieces, at most ``wanted``, whose tables this process solves itself."""
+    for pieces in range(min(wanted, _solver_pieces), 1, -1):
+        if _solver_mb is None or engine.core.tables_size(pieces) <= _solver_mb * 1e6:
+            return pieces
+    return 0
 
 
 def solver() -> Solver | None:
@@ -131,11 +145,12 @@ def cache_dir() -> Path:
 
 def tables_supported(variant: Variant) -> bool:
     """Whether ``variant`` can have tables: it runs on the core (its self-check included,
-    for a ruleset that is not built in) and has no outcome rules of its own in Python."""
+    for a ruleset that is not built in) and the core knows all its results (no outcome rules
+    of its own in Python beyond special outcomes with one piece a side)."""
     from bots.engine.native import native_available, self_check_reason, unsupported_reason
 
     return (native_available() and unsupported_reason(variant) is None
-            and self_check_reason(variant) is None and not needs_guard(variant))
+            and self_check_reason(variant) is None and outcomes_in_core(variant))
 
 
 def pieces_for(engine: NativeEngine) -> int:
@@ -153,9 +168,11 @@ def pieces_for(engine: NativeEngine) -> int:
 
 def cache_path(engine: NativeEngine, pieces: int) -> Path:
     """The file for these rules: a digest of the ruleset's rules specification
-    (``Variant.spec``, what the core is built from), so a ruleset whose rules change gets
-    new tables."""
+    (``Variant.spec``, what the core is built from) and of its special outcomes, so a
+    ruleset whose rules change gets new tables."""
     spec = engine.variant.spec.digest()
+    if engine.special:  # (none: the digest the files had before special outcomes counted)
+        spec += ":" + hashlib.sha256(engine.special).hexdigest()
     digest = hashlib.sha256(f"{FORMAT}:{pieces}:{spec}".encode()).hexdigest()[:16]
     return cache_dir() / f"{engine.variant.key}-{pieces}p-{digest}.kdtb"
 
@@ -263,7 +280,7 @@ def attach(engine: NativeEngine, how: str | None = None) -> Any:
     Returns the solver's handle (e.g. a thread) when they are being solved in the
     background, else None."""
     how = how or mode()
-    if how == "off" or needs_guard(engine.variant):  # the engine exists: on the core
+    if how == "off" or not outcomes_in_core(engine.variant) or not engine.tables_exact:
         return None
     wanted = pieces_for(engine)
     if wanted <= engine.table_pieces:
@@ -275,7 +292,7 @@ def attach(engine: NativeEngine, how: str | None = None) -> Any:
     if have == wanted:
         return None
     submit = _solver
-    pieces = min(wanted, _solver_pieces)
+    pieces = _solvable(engine, wanted)
     if submit is None or pieces <= have:  # e.g. a web process: only what is on disk
         return None
     if how == "wait":

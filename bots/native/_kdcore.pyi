@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 MATE: int
+TABLES_WITH_SPECIAL: int  # build_tables honours set_special (absent in older builds)
 MAX_SQUARES: int
 EVAL_HEADER: int
 EVAL_SCALAR_SLOTS: int

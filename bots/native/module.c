@@ -476,7 +476,7 @@ static PyObject *Core_build_tables(CoreObject *self, PyObject *args) {
     KdTables *t = PyMem_Calloc(1, sizeof(KdTables));
     if (!t) return PyErr_NoMemory();
     Py_BEGIN_ALLOW_THREADS
-    rc = kd_tables_build(t, &self->rules, pieces);
+    rc = kd_tables_build(t, &self->rules, pieces, kd_engine_special(self->engine));
     Py_END_ALLOW_THREADS
     PyObject *out = NULL;
     if (rc == 0) {
@@ -523,7 +523,8 @@ static PyMethodDef Core_methods[] = {
     {"tables_size", (PyCFunction)Core_tables_size, METH_VARARGS,
      "tables_size(max_pieces) -> bytes of the endgame tables (tables.h)"},
     {"build_tables", (PyCFunction)Core_build_tables, METH_VARARGS,
-     "build_tables(max_pieces) -> bytes: solves the endgame tables (GIL released)"},
+     "build_tables(max_pieces) -> bytes: solves the endgame tables with the special "
+     "outcomes set (GIL released)"},
     {"set_tables", (PyCFunction)Core_set_tables, METH_VARARGS,
      "set_tables(max_pieces, data: buffer): the engine's endgame tables, read in place "
      "(b'' removes them)"},
@@ -574,6 +575,8 @@ PyMODINIT_FUNC PyInit__kdcore(void) {
         return NULL;
     }
     PyModule_AddIntConstant(m, "MATE", KD_MATE);
+    /* build_tables solves with the special outcomes the core has (set_special) */
+    PyModule_AddIntConstant(m, "TABLES_WITH_SPECIAL", 1);
     PyModule_AddIntConstant(m, "MAX_SQUARES", KD_MAX_SQ);
     PyModule_AddIntConstant(m, "EVAL_HEADER", KD_EVAL_HEADER);
     PyModule_AddIntConstant(m, "EVAL_SCALAR_SLOTS", KD_EVAL_SCALAR_SLOTS);

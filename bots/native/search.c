@@ -272,6 +272,8 @@ int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len) {
     return 0;
 }
 
+const uint8_t *kd_engine_special(const KdEngine *e) { return e->special; }
+
 void kd_engine_set_profile(KdEngine *e, const KdSearchProfile *profile) {
     e->profile = *profile;
 }

@@ -66,6 +66,8 @@ uint64_t kd_hash(const KdEngine *e, const KdPos *p);
  * (((turn * 2 + white_is_king) * nsq + white_sq) * 2 + black_is_king) * nsq + black_sq;
  * values: 0 none, 1 White wins, 2 Black wins, 3 draw. NULL/0 removes it. Returns 0 or -1. */
 int kd_engine_set_special(KdEngine *e, const uint8_t *table, size_t len);
+/* The engine's special-outcome table (NULL: none); the endgame tables are solved with it. */
+const uint8_t *kd_engine_special(const KdEngine *e);
 /* Endgame tables for the engine (tables.h): `len` bytes laid out for `max_pieces`, read in
  * place (the caller keeps them alive and unchanged while the engine uses them, so several
  * engines share one copy); NULL/0 removes them. Returns 0 or -1 (wrong size). */

@@ -193,11 +193,22 @@ static int unmoves(const Sig *s, const KdPos *c, uint32_t *out) {
     return n;
 }
 
-#define F_CAPTURES 8 /* the side to move must capture: none of its quiet moves is legal */
+/* none of the quiet moves of the side to move is legal: it must capture, or the game is
+   over (a special outcome) */
+#define F_NO_QUIET 8
 #define MAX_UNMOVES (KD_TB_MAX_PIECES * KD_MAX_DIRS * KD_MAX_RAY)
 
+/* The special outcome of a position with one piece a side (kd_engine_set_special's layout
+   and codes: 0 none, 1 White wins, 2 Black wins, 3 draw). */
+static int special_code(const KdRules *r, const uint8_t *special, const KdPos *p) {
+    size_t n = (size_t)r->nsq;
+    int ws = kd_lsb(p->men[0] | p->kings[0]), bs = kd_lsb(p->men[1] | p->kings[1]);
+    return special[((((size_t)p->turn * 2 + (p->kings[0] ? 1 : 0)) * n + (size_t)ws) * 2 +
+                    (p->kings[1] ? 1 : 0)) * n + (size_t)bs];
+}
+
 static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
-                 KdMoveList *ml) {
+                 const uint8_t *special, KdMoveList *ml) {
     Sig s = {t, r, wm, wk, bm, bk, t->size[wm][wk][bm][bk], binom(t, t->nsq, wk),
              binom(t, t->nslots[1], bm), binom(t, t->nsq, bk)};
     size_t size = s.size;
@@ -216,8 +227,20 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
         pos_at(&s, i, &p);
         if (kd_popcount(p.men[0] | p.kings[0] | p.men[1] | p.kings[1]) != total) continue;
         flags[i] = F_VALID;
+        int sp = special && total == 2 ? special_code(r, special, &p) : 0;
+        if (sp) { /* the game is over: no move of it is legal */
+            flags[i] |= F_NO_QUIET;
+            if (sp == 3) {
+                flags[i] |= F_DONE; /* a draw: its byte stays 0 */
+            } else {
+                int d = sp - 1 == p.turn ? 1 : 0; /* a win of the side to move: one ply */
+                tent[i] = (uint8_t)d;
+                if (vec_push(&bucket[d], i)) goto out;
+            }
+            continue;
+        }
         kd_legal_moves(r, &p, ml);
-        if (ml->n && ml->m[0].ncaptured) flags[i] |= F_CAPTURES;
+        if (ml->n && ml->m[0].ncaptured) flags[i] |= F_NO_QUIET;
         int extwin = NONE, draw = 0, inside = 0;
         for (int k = 0; k < ml->n; k++) {
             KdPos c;
@@ -265,7 +288,7 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
             int np = unmoves(&s, &c, preds);
             for (int e = 0; e < np; e++) {
                 uint32_t q = preds[e];
-                if (!(flags[q] & F_VALID) || (flags[q] & (F_DONE | F_CAPTURES))) continue;
+                if (!(flags[q] & F_VALID) || (flags[q] & (F_DONE | F_NO_QUIET))) continue;
                 int nd;
                 if (d % 2 == 0) {
                     nd = d + 1;
@@ -296,7 +319,7 @@ out:
     return rc;
 }
 
-int kd_tables_build(KdTables *t, const KdRules *r, int max_pieces) {
+int kd_tables_build(KdTables *t, const KdRules *r, int max_pieces, const uint8_t *special) {
     if (kd_tables_layout(t, r, max_pieces)) return -1;
     t->data = calloc(t->total ? t->total : 1, 1);
     KdMoveList *ml = malloc(sizeof *ml);
@@ -314,7 +337,7 @@ int kd_tables_build(KdTables *t, const KdRules *r, int max_pieces) {
                 for (int wk = 0; wk <= total - men && !rc; wk++) {
                     int bm = men - wm, bk = total - men - wk;
                     if (!(wm + wk) || !(bm + bk)) continue;
-                    rc = solve(t, r, wm, wk, bm, bk, ml);
+                    rc = solve(t, r, wm, wk, bm, bk, special, ml);
                 }
     free(ml);
     if (rc) kd_tables_free(t);

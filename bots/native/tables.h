@@ -37,9 +37,13 @@ typedef struct KdTables {
 
 /* Geometry and sizes for `max_pieces` (1..KD_TB_MAX_PIECES) without data; -1 on bad input. */
 int kd_tables_layout(KdTables *t, const KdRules *r, int max_pieces);
-/* Solves every table (allocates t->data, t->total bytes). Returns 0, -1 (no memory) or
- * -2 (a distance beyond 254 plies: the table would not be exact). */
-int kd_tables_build(KdTables *t, const KdRules *r, int max_pieces);
+/* Solves every table (allocates t->data, t->total bytes). `special`: NULL, or the ruleset's
+ * outcomes with one piece per side that end the game at once (the layout of
+ * kd_engine_set_special in search.h): such a position is an end of the game, a win of the
+ * side to move counted as one ply (so that a win stays an odd distance), a loss of it as
+ * none, a draw as a draw. Returns 0, -1 (no memory) or -2 (a distance beyond 254 plies:
+ * the table would not be exact). */
+int kd_tables_build(KdTables *t, const KdRules *r, int max_pieces, const uint8_t *special);
 /* The byte of p (see above), or -1 when p is not in the tables. */
 int kd_tables_probe(const KdTables *t, const KdPos *p);
 /* Whether a nonzero byte is a win for the side to move (an odd distance). */

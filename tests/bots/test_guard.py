@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bots.engine import MATE, search, uses_native
-from bots.engine.guard import needs_guard
+from bots.engine.guard import needs_guard, outcomes_in_core
 from variants import get_variant
 from variants.game import GameRecord
 from variants.rulesets.english import English
@@ -64,6 +64,22 @@ def test_only_rulesets_with_their_own_hooks_are_guarded() -> None:
     assert needs_guard(get_variant("turkish"))  # its king-against-man rule
     assert needs_guard(_ruleset("draw", 1))
     assert needs_guard(_ruleset("win", 1))
+
+
+def test_the_core_knows_the_results_of_rulesets_whose_special_outcomes_are_one_a_side() -> None:
+    """What the endgame tables may be solved for: no rule of its own, or special outcomes
+    declared to need one piece a side (Turkish); a house rule on more pieces, or one that
+    says nothing about its pieces, or a draw rule of its own, stays with the guard."""
+    for key in ("english", "international", "brazilian", "spanish", "turkish"):
+        assert outcomes_in_core(get_variant(key))
+    assert get_variant("turkish").special_outcome_pieces == 2
+    assert not outcomes_in_core(_ruleset("draw", 1))
+    assert not outcomes_in_core(_ruleset("win", 1))
+    declared = type(_ruleset("win", 1))
+    declared.special_outcome_pieces = 2
+    assert outcomes_in_core(declared())
+    declared.special_outcome_pieces = 3
+    assert not outcomes_in_core(declared())
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -180,3 +180,35 @@ def test_an_evaluation_plays_at_equal_time(tmp_path: Path) -> None:
     forced = GameRecord.new(variant, variant.parse_fen("W:W22:B18"))
     (only,) = forced.legal_moves()
     assert play(variant, forced, random.Random(3)) == only
+
+
+def test_endings_plays_table_positions_with_and_without_the_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench.endings``: the sampled positions are what the tables say (wins of the side
+    to move at the depth asked, or draws with unequal material and the weaker side
+    measured), and level 8 with the tables converts every win against the longest
+    resistance and holds every draw."""
+    from bench.endings import main, material, sample_positions
+    from bots.engine import tables
+    from bots.engine.native import NativeEngine
+
+    monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(tables.MB_ENV, "5")  # three pieces in Turkish (3.5 MB)
+    engine = NativeEngine(get_variant("turkish"), tt_mb=1)
+    tables.attach(engine, "wait")
+    assert engine.table_pieces == 3
+    for position, side in sample_positions(engine, 3, 10, 9, False, random.Random(1)):
+        byte = engine.probe(position)
+        assert side is position.turn and (byte - 1) % 2 == 1 and byte - 1 >= 9
+    for position, side in sample_positions(engine, 3, 10, 0, True, random.Random(2)):
+        assert engine.probe(position) == 0
+        assert material(position, side) < material(position, side.opponent)
+
+    for extra in ([], ["--draws"]):
+        assert main(["--rulesets", "turkish", "--pieces", "3", "--positions", "3", "--time",
+                     "0.02", "--min-plies", "9", *extra]) == 0
+        rows = [line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("| turkish")]
+        assert [row.split("|")[4].strip() for row in rows] == ["with", "without"]
+        assert rows[0].split("|")[5].strip() == "3 of 3"

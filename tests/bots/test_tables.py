@@ -55,12 +55,23 @@ def child_byte(engine: NativeEngine, child: Position) -> int:
     return engine.probe(child)
 
 
-@pytest.mark.parametrize("key", ["brazilian", "english", "spanish", "international"])
+def special_byte(variant: Variant, position: Position) -> int | None:
+    """The byte of a position the ruleset's ``special_outcome`` ends (None: it does not): a
+    win of the side to move counts one ply (2), a loss none (1), a draw 0."""
+    outcome = variant.special_outcome(position)
+    if outcome is None:
+        return None
+    return 0 if outcome.winner is None else 2 if outcome.winner is position.turn else 1
+
+
+@pytest.mark.parametrize("key", ["brazilian", "english", "spanish", "international",
+                                 "turkish"])
 def test_every_table_byte_follows_from_the_reference_moves(key: str) -> None:
     """Retrograde consistency with ``variants``' own moves: a win in d plies has a reply
     lost in d - 1 and none shorter, a loss in d has only replies that win, the longest in
-    d - 1, a draw has no losing reply and a drawn one. Over every position this is exactly
-    "the tables are right"; here over random ones of every size."""
+    d - 1, a draw has no losing reply and a drawn one; a position the ruleset's special
+    outcome ends (Turkish: a king against a lone man) has its result at once. Over every
+    position this is exactly "the tables are right"; here over random ones of every size."""
     engine = engine_with_tables(key, 3)
     variant = engine.variant
     rng = random.Random(key)
@@ -69,6 +80,10 @@ def test_every_table_byte_follows_from_the_reference_moves(key: str) -> None:
         position = random_position(variant, rng, 2 + i % 2)
         byte = engine.probe(position)
         assert byte >= 0, variant.format_fen(position)
+        special = special_byte(variant, position)
+        if special is not None:
+            assert byte == special, variant.format_fen(position)
+            continue
         replies = [child_byte(engine, variant.apply(position, m))
                    for m in variant.legal_moves(position)]
         assert all(b >= 0 for b in replies)
@@ -106,6 +121,11 @@ def check_positions(engine: NativeEngine, rng: random.Random, pieces: int, count
         byte = engine.probe(position)
         fen = variant.format_fen(position)
         assert byte >= 0, fen
+        special = special_byte(variant, position)
+        if special is not None:  # the game is over: no move counts
+            assert byte == special, fen
+            seen["draw" if not byte else "win" if (byte - 1) % 2 else "loss"] += 1
+            continue
         replies = [child_byte(engine, variant.apply(position, m))
                    for m in variant.legal_moves(position)]
         losses = [b - 1 for b in replies if b and (b - 1) % 2 == 0]
@@ -229,6 +249,17 @@ def test_five_piece_tables() -> None:
     assert byte > 0 and (byte - 1) % 2 == 1
 
 
+@pytest.mark.slow
+def test_turkish_four_piece_tables() -> None:
+    """Turkish (64 squares, flying kings; 240 MB, about two minutes of one core): every
+    byte checked follows from the reference's moves and the king-against-man rule; a king
+    and a man beat a lone man, one king against one is a draw."""
+    engine = engine_with_tables("turkish", 4)
+    check_positions(engine, random.Random("turkish-4"), 4, 400)
+    assert fen_byte(engine, "W:WKa1,b2:Bh7") == 1 + 13
+    assert fen_byte(engine, "W:WKa1:BKh8") == 0
+
+
 def test_known_english_endings() -> None:
     engine = engine_with_tables("english", 4)
     # Two kings beat one in English checkers (short kings), from anywhere quiet.
@@ -304,9 +335,15 @@ def test_tables_are_cached_and_loaded(tmp_path: Path, monkeypatch: pytest.Monkey
     assert tables.attach(fourth, "wait") is None
     assert fourth.probe(position) == expected == first.probe(position)
     assert files[0].read_bytes() == raw
-    # Turkish has outcome rules of its own in Python: no tables.
-    assert not tables.tables_supported(get_variant("turkish"))
-    assert tables.attach(NativeEngine(get_variant("turkish"), tt_mb=1), "wait") is None
+    # Turkish's own outcome rule (a king against a lone man) is one piece a side, which the
+    # tables know: it gets them, in a file of its own.
+    assert tables.tables_supported(get_variant("turkish"))
+    turkish = NativeEngine(get_variant("turkish"), tt_mb=1)
+    assert turkish.special
+    assert tables.attach(turkish, "wait") is None
+    assert turkish.table_pieces >= 2
+    assert turkish.probe(turkish.variant.parse_fen("W:WKa1:Bh6")) == 2  # the king wins
+    assert turkish.probe(turkish.variant.parse_fen("B:WKa1:Bh6")) == 1
 
 
 def test_the_process_engine_gets_its_tables(tmp_path: Path,
@@ -327,6 +364,55 @@ def test_the_process_engine_gets_its_tables(tmp_path: Path,
     monkeypatch.setenv(tables.MODE_ENV, "off")
     assert native_engine(type(variant)()).table_pieces == 0
 
+
+def test_a_process_solves_only_the_tables_its_ceiling_allows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The embedded mode's ceiling is in pieces and in MB (``bots.apps``): Turkish's
+    four-piece tables (240 MB, minutes to solve) are beyond 100 MB, so such a process solves
+    its three-piece ones (3.5 MB) and leaves the four-piece ones to a worker or the command;
+    once their file is on disk it takes them."""
+    monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(tables.MB_ENV, "400")
+    jobs: list[tables.Job] = []
+    monkeypatch.setattr(tables, "_solver", jobs.append)
+    monkeypatch.setattr(tables, "_solver_pieces", 4)
+    monkeypatch.setattr(tables, "_solver_mb", 100.0)
+    engine = NativeEngine(get_variant("turkish"), tt_mb=1)
+    assert tables.pieces_for(engine) == 4  # what the budget allows...
+    assert tables.attach(engine, "wait") is None  # ...but it solves three pieces at most
+    assert engine.table_pieces == 3 and not jobs
+    assert [p.name.split("-")[1] for p in tmp_path.glob("turkish-*.kdtb")] == ["3p"]
+    # two kings beat one in Turkish draughts: a win in 9 plies from a1, b1 against h8
+    assert engine.probe(engine.variant.parse_fen("W:WKa1,Kb1:BKh8")) == 1 + 9
+    assert engine.probe(engine.variant.parse_fen("W:WKa1:BKh8")) == 0  # one against one
+
+    # A ceiling below every table solves nothing, but the files on disk are still used.
+    monkeypatch.setattr(tables, "_solver_mb", 0.01)  # not even two pieces (0.03 MB)
+    assert tables._solvable(engine, 4) == 0
+    other = NativeEngine(get_variant("turkish"), tt_mb=1)
+    assert tables.attach(other, "wait") is None
+    assert other.table_pieces == 3 and not jobs
+
+
+def test_a_build_that_cannot_solve_special_outcomes_gets_no_tables_for_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build of the core from before the tables knew special outcomes (the lab's
+    ``--against-build``) would solve Turkish's without the king-against-man rule: it gets
+    none, and writes nothing; other rulesets' tables are the same with either build."""
+    import types
+
+    from bots.native import _kdcore
+
+    monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(tables.MB_ENV, "1")
+    older = types.ModuleType("older_kdcore")
+    older.Core = _kdcore.Core  # type: ignore[attr-defined]
+    turkish = NativeEngine(get_variant("turkish"), tt_mb=1, module=older)
+    assert not turkish.tables_exact
+    assert tables.attach(turkish, "wait") is None
+    assert turkish.table_pieces == 0 and not list(tmp_path.iterdir())
+    assert NativeEngine(get_variant("turkish"), tt_mb=1).tables_exact
+    assert NativeEngine(get_variant("english"), tt_mb=1, module=older).tables_exact
 
 
 def test_the_analysis_board_reports_a_table_win(tmp_path: Path,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from variants import Color, GameRecord, Outcome, Reason, get_variant
+import pytest
+
+from variants import Color, GameRecord, Outcome, Position, Reason, get_variant
 
 Moves = Callable[[str, str], list[str]]
 TUR = get_variant("turkish")
@@ -80,3 +82,28 @@ def test_sideways_man_move_is_not_an_advance() -> None:
     assert record.quiet_plies == 2
     record.push_notation("b2-b3")
     assert record.quiet_plies == 0
+
+
+def test_the_king_vs_man_rule_keeps_to_its_declared_one_piece_a_side() -> None:
+    """Turkish declares ``special_outcome_pieces = 2`` (what lets the engines' search and
+    endgame tables know the rule exactly); the conformance kit checks a declaration against
+    the hook, and catches a ruleset whose rule fires with more pieces than it declares."""
+    from variants.conformance import ConformanceError, check_special_outcome_pieces
+    from variants.rulesets.turkish import Turkish
+
+    assert check_special_outcome_pieces(TUR, [TUR.initial_position()]) == 2001
+
+    class KingsVsMan(Turkish):
+        key = "test-kings-vs-man"
+        aliases = ()
+
+        def special_outcome(self, position: Position) -> Outcome | None:
+            for color in Color:
+                if (not position.men(color) and position.kings(color)
+                        and position.pieces(color.opponent).bit_count() == 1
+                        and not position.kings(color.opponent)):
+                    return Outcome(color, Reason.KING_VS_MAN)  # any number of kings
+            return None
+
+    with pytest.raises(ConformanceError, match="special_outcome_pieces = 2"):
+        check_special_outcome_pieces(KingsVsMan(), [KingsVsMan().parse_fen("W:WKa1,Kb1:Bh7")])

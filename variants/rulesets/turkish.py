@@ -39,6 +39,7 @@ class Turkish(OrthogonalVariant):
         # A man reaching the far row mid-capture goes on as a man (STAYS_MAN, the default).
     )
     # A sideways man move is not an advance: is_advance compares ranks, so it already is not.
+    special_outcome_pieces = 2  # its special outcome: one king against one man
 
     def special_outcome(self, position: Position) -> Outcome | None:
         """One king against one lone man: the king's side wins at once."""
