@@ -32,7 +32,7 @@ Environment:
 - ``KONDAVO_ENGINE_TABLES_DIR``: the cache directory (default
   ``$XDG_CACHE_HOME/kondavo/tables`` or ``~/.cache/kondavo/tables``).
 - ``KONDAVO_ENGINE_TABLES_MB``: the largest tables per ruleset (default 400): the most
-  pieces (at most 5) whose tables fit, i.e. five on 8x8 and four on 10x10.
+  pieces (at most 5) whose tables fit, i.e. five on 8x8, four on 10x10 and in Turkish.
 
 A process that solves missing tables may be given a smaller ceiling
 (:func:`solve_missing_with`): the embedded mode solves at most four pieces and 100 MB in its

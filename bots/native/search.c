@@ -745,6 +745,8 @@ static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSe
         kd_apply(&pos, &m, &child);
         h = child_hash(e, &pos, h, &m);
         pos = child;
+        int over;
+        if (e->special && special_score(e, &pos, 0, &over)) return; /* the game ended there */
         TTEntry *te = tt_find(e, h);
         if (!te || !te->has_move) {
             if (!table_move(e, &pos, ml, &m)) return;

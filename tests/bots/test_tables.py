@@ -12,7 +12,7 @@ import pytest
 from bots.engine import tables
 from bots.engine.native import NativeEngine, native_available
 from bots.engine.search import MATE
-from variants import Color, Position, Variant, get_variant
+from variants import Color, Outcome, Position, Reason, Variant, get_variant
 
 pytestmark = pytest.mark.skipif(not native_available() or
                                 os.environ.get("KONDAVO_ENGINE", "").lower() == "python",
@@ -258,6 +258,24 @@ def test_turkish_four_piece_tables() -> None:
     check_positions(engine, random.Random("turkish-4"), 4, 400)
     assert fen_byte(engine, "W:WKa1,b2:Bh7") == 1 + 13
     assert fen_byte(engine, "W:WKa1:BKh8") == 0
+
+
+def test_turkish_table_lines_end_at_the_king_against_man_rule() -> None:
+    """Level 8 wins a Turkish ending the tables know, and its principal variation stops
+    where the game does: at the capture that leaves a king against a lone man (the rule's
+    win counts one ply in the tables, so the score says 13 plies for a line of 12)."""
+    engine = engine_with_tables("turkish", 3)
+    variant = engine.variant
+    position = variant.parse_fen("W:WKa1,b2:Bh7")
+    assert engine.probe(position) == 1 + 13
+    result = engine.search(position, time_limit=0.3, seed=1)
+    assert result.score == MATE - 13
+    for move in result.pv:
+        assert variant.special_outcome(position) is None  # no move after the game ended
+        assert move in variant.legal_moves(position)
+        position = variant.apply(position, move)
+    assert variant.special_outcome(position) == Outcome(Color.WHITE, Reason.KING_VS_MAN)
+    assert len(result.pv) == 12
 
 
 def test_known_english_endings() -> None:
