@@ -195,6 +195,10 @@ def test_endings_plays_table_positions_with_and_without_the_tables(
 
     monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
     monkeypatch.setenv(tables.MB_ENV, "5")  # three pieces in Turkish (3.5 MB)
+    # a tool's process (the suite may have set up a web process's: no solving)
+    monkeypatch.setattr(tables, "_solver", tables.in_thread)
+    monkeypatch.setattr(tables, "_solver_pieces", tables.MAX_PIECES)
+    monkeypatch.setattr(tables, "_solver_mb", None)
     engine = NativeEngine(get_variant("turkish"), tt_mb=1)
     tables.attach(engine, "wait")
     assert engine.table_pieces == 3
