@@ -278,6 +278,26 @@ def test_turkish_table_lines_end_at_the_king_against_man_rule() -> None:
     assert len(result.pv) == 12
 
 
+def test_the_analysis_board_counts_a_turkish_win_to_the_end_of_its_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables count the king-against-man end one ply long; the analysis reports the
+    line's own length when the line ends there: White wins in 12 plies (six moves of
+    White's, then Black's capture leaves the lone man against the king)."""
+    from bots.analysis import analyse
+
+    monkeypatch.setenv(tables.MODE_ENV, "wait")
+    monkeypatch.setenv(tables.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(tables.MB_ENV, "5")  # three pieces in Turkish (3.5 MB)
+    monkeypatch.setattr(tables, "_solver", tables.in_thread)  # a worker, not a web process
+    monkeypatch.setattr(tables, "_solver_pieces", tables.MAX_PIECES)
+    monkeypatch.setattr(tables, "_solver_mb", None)
+    variant = type(get_variant("turkish"))()  # a new ruleset object: a new engine
+    white = analyse(variant, variant.parse_fen("W:WKa1,b2:Bh7"), time_limit=0.3)
+    assert white.mate_in == 12 == len(white.pv)
+    black = analyse(variant, variant.parse_fen("B:WKa1,b2:Bh7"), time_limit=0.3)
+    assert black.mate_in is not None and black.mate_in > 0  # still White's win
+
+
 def test_known_english_endings() -> None:
     engine = engine_with_tables("english", 4)
     # Two kings beat one in English checkers (short kings), from anywhere quiet.
