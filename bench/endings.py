@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from bots.engine import tables
 from bots.engine.native import NativeEngine
 from variants import Color, Position, Variant, get_variant
+from variants.conformance import random_position
 from variants.game import GameRecord
 
 
@@ -54,22 +55,9 @@ def sample_positions(engine: NativeEngine, pieces: int, count: int, min_plies: i
     man on its own promotion row, with the side measured: wins of the side to move in
     ``min_plies`` plies or more (that side), or draws with unequal material (the weaker)."""
     variant = engine.variant
-    size = variant.geometry.size
     found: list[tuple[Position, Color]] = []
     while len(found) < count:
-        groups = [0, 0, 0, 0]  # white men, white kings, black men, black kings
-        ok = True
-        for n, sq in enumerate(rng.sample(range(size), pieces)):
-            colour = n % 2 if n < 2 else rng.randint(0, 1)
-            king = rng.random() < 0.5
-            side = Color.WHITE if colour == 0 else Color.BLACK
-            if not king and variant.promotion_squares(side) >> sq & 1:
-                ok = False
-            groups[2 * colour + king] |= 1 << sq
-        if not ok:
-            continue
-        position = Position(groups[0], groups[1], groups[2], groups[3],
-                            rng.choice(list(Color)))
+        position = random_position(variant, rng, pieces)
         legal = variant.legal_moves(position)
         if not legal or legal[0].captured:
             continue

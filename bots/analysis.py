@@ -77,17 +77,6 @@ class Analysis:
                 "nodes": self.nodes, "pv": notation}
 
 
-def _special_end(variant: Variant, position: Position, pv: Sequence[Move]) -> bool:
-    """Whether ``pv`` played from ``position`` ends where the ruleset's special outcome
-    ends the game (Turkish: a king against a lone man): the line's length is then the
-    distance to the end, which the endgame tables give one ply longer (``docs/engine.md``)."""
-    if not pv or type(variant).special_outcome is Variant.special_outcome:
-        return False
-    for move in pv:
-        position = variant.apply(position, move)
-    return variant.special_outcome(position) is not None
-
-
 def analyse(variant: Variant, target: GameRecord | Position, *, depth: int | None = None,
             time_limit: float | None = None, engine: str = "auto") -> Analysis:
     """Search ``target`` (a game record gives repetition history) to ``depth`` plies or for
@@ -103,8 +92,6 @@ def analyse(variant: Variant, target: GameRecord | Position, *, depth: int | Non
     mate_in = None
     if abs(result.score) >= MATE_BOUND:
         plies = MATE - abs(result.score)
-        if len(result.pv) < plies and _special_end(variant, position, result.pv):
-            plies = len(result.pv)  # the endgame tables count such an end one ply long
         mate_in = plies if result.score > 0 else -plies
         mate_in *= sign
     return Analysis(score=sign * result.score, mate_in=mate_in, depth=result.depth,

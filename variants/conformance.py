@@ -298,6 +298,23 @@ def check_reference_moves(variant: Variant, positions: Iterable[Position]) -> in
     return count
 
 
+def random_position(variant: Variant, rng: random.Random, pieces: int) -> Position:
+    """A random position of ``pieces`` pieces: each side at least one, each piece a man or a
+    king with even odds, no man on its own crowning row (drawn again), either side to move."""
+    size = variant.geometry.size
+    while True:
+        groups = [0, 0, 0, 0]  # white men, white kings, black men, black kings
+        ok = True
+        for n, sq in enumerate(rng.sample(range(size), pieces)):
+            colour = n % 2 if n < 2 else rng.randint(0, 1)
+            king = rng.random() < 0.5
+            if not king and variant.promotion_squares((Color.WHITE, Color.BLACK)[colour]) >> sq & 1:
+                ok = False
+            groups[2 * colour + king] |= 1 << sq
+        if ok:
+            return Position(groups[0], groups[1], groups[2], groups[3], rng.choice(list(Color)))
+
+
 def check_special_outcome_pieces(variant: Variant, positions: Iterable[Position],
                                  seed: int = 0, samples: int = 2000) -> int:
     """A ruleset that declares ``special_outcome_pieces`` keeps to it: ``special_outcome``
@@ -313,15 +330,7 @@ def check_special_outcome_pieces(variant: Variant, positions: Iterable[Position]
 
     def sampled() -> Iterable[Position]:
         for _ in range(samples):
-            pieces = min(size, most + rng.randint(1, 3))
-            groups = [0, 0, 0, 0]  # white men, white kings, black men, black kings
-            for n, sq in enumerate(rng.sample(range(size), pieces)):
-                colour = n % 2 if n < 2 else rng.randint(0, 1)
-                king = rng.random() < 0.5 or bool(
-                    variant.promotion_squares(Color.WHITE if colour == 0 else Color.BLACK)
-                    >> sq & 1)
-                groups[2 * colour + king] |= 1 << sq
-            yield Position(groups[0], groups[1], groups[2], groups[3], rng.choice(list(Color)))
+            yield random_position(variant, rng, min(size, most + rng.randint(1, 3)))
 
     count = 0
     for position in (*positions, *sampled()):
@@ -487,7 +496,7 @@ __all__ = [
     "check_apply_deterministic", "check_fen_round_trip", "check_implementation",
     "check_moves_unique", "check_notation_round_trip", "check_perft", "check_perft_file",
     "check_perft_matches_moves", "check_position", "check_reference_moves", "check_same_moves",
-    "check_special_outcome_pieces",
+    "check_special_outcome_pieces", "random_position",
     "check_transition", "format_divide", "perft_divide", "random_playouts", "read_perft_file",
     "reference_nodes", "run_all",
 ]

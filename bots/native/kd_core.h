@@ -16,6 +16,7 @@
 #ifndef KD_CORE_H
 #define KD_CORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef unsigned __int128 kd_bb; /* bit i = the ruleset's internal square index i */
@@ -138,6 +139,15 @@ static inline int kd_lsb(kd_bb b) {
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
 }
 static inline kd_bb kd_bit(int sq) { return (kd_bb)1 << sq; }
+/* The index of p, one piece a side, in a table of special outcomes (kd_engine_set_special
+ * in search.h): ((turn * 2 + white_is_king) * nsq + white_sq) * 2 + black_is_king) * nsq +
+ * black_sq. */
+static inline size_t kd_special_index(const KdPos *p, int nsq) {
+    kd_bb w = p->men[0] | p->kings[0], b = p->men[1] | p->kings[1];
+    size_t n = (size_t)nsq;
+    return ((((size_t)p->turn * 2 + (p->kings[0] ? 1 : 0)) * n + (size_t)kd_lsb(w)) * 2 +
+            (p->kings[1] ? 1 : 0)) * n + (size_t)kd_lsb(b);
+}
 /* b shifted by delta squares (delta > 0: towards higher indices); step groups use it. */
 static inline kd_bb kd_shift(kd_bb b, int delta) {
     return delta > 0 ? b << delta : b >> -delta;

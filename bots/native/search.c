@@ -281,11 +281,7 @@ void kd_engine_set_profile(KdEngine *e, const KdSearchProfile *profile) {
 static int special_score(const KdEngine *e, const KdPos *p, int ply, int *score) {
     kd_bb w = p->men[0] | p->kings[0], b = p->men[1] | p->kings[1];
     if (!w || !b || (w & (w - 1)) || (b & (b - 1))) return 0;
-    size_t n = (size_t)e->r.nsq;
-    int ws = kd_lsb(w), bs = kd_lsb(b);
-    size_t idx = ((((size_t)p->turn * 2 + (p->kings[0] ? 1 : 0)) * n + (size_t)ws) * 2 +
-                  (p->kings[1] ? 1 : 0)) * n + (size_t)bs;
-    int v = e->special[idx];
+    int v = e->special[kd_special_index(p, e->r.nsq)];
     if (!v) return 0;
     if (v == 3) *score = 0;
     else *score = (v - 1) == p->turn ? KD_MATE - ply : -(KD_MATE - ply);
@@ -724,7 +720,9 @@ static int table_move(const KdEngine *e, const KdPos *p, KdMoveList *ml, KdMove 
     return found;
 }
 
-static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSearchResult *out) {
+/* Fills out's principal variation; returns 1 when it ends where a special outcome ends
+   the game. */
+static int collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSearchResult *out) {
     KdPos pos = *root;
     uint64_t h = kd_hash(e, root);
     uint64_t seen[64];
@@ -734,11 +732,11 @@ static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSe
     out->pv_len = 0;
     while (out->pv_len < 32 && out->pv_len < KD_MAX_PLY) {
         for (int i = 0; i < nseen; i++)
-            if (seen[i] == h) return;
+            if (seen[i] == h) return 0;
         seen[nseen++] = h;
         kd_legal_moves(&e->r, &pos, ml);
         int idx = find_move(ml, m.from, m.to, capfold(m.captured));
-        if (idx < 0) return;
+        if (idx < 0) return 0;
         m = ml->m[idx];
         out->pv[out->pv_len++] = m;
         KdPos child;
@@ -746,17 +744,18 @@ static void collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSe
         h = child_hash(e, &pos, h, &m);
         pos = child;
         int over;
-        if (e->special && special_score(e, &pos, 0, &over)) return; /* the game ended there */
+        if (e->special && special_score(e, &pos, 0, &over)) return 1; /* the game ended */
         TTEntry *te = tt_find(e, h);
         if (!te || !te->has_move) {
-            if (!table_move(e, &pos, ml, &m)) return;
+            if (!table_move(e, &pos, ml, &m)) return 0;
             continue;
         }
         kd_legal_moves(&e->r, &pos, ml);
         idx = find_move(ml, te->from, te->to, te->capfold);
-        if (idx < 0) return;
+        if (idx < 0) return 0;
         m = ml->m[idx];
     }
+    return 0;
 }
 
 void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
@@ -946,5 +945,9 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     out->depth = completed;
     out->nodes = e->nodes;
     out->stopped = stopped;
-    collect_pv(e, root, &best_move, out);
+    /* The endgame tables count a special outcome won by the side to move one ply long
+       (tables.h); a line that reaches it gives the exact distance: its own length. */
+    if (collect_pv(e, root, &best_move, out) && out->pv_len > 0 &&
+        KD_MATE - abs(out->score) > out->pv_len && abs(out->score) >= KD_MATE_BOUND)
+        out->score = out->score > 0 ? KD_MATE - out->pv_len : -(KD_MATE - out->pv_len);
 }

@@ -198,15 +198,6 @@ static int unmoves(const Sig *s, const KdPos *c, uint32_t *out) {
 #define F_NO_QUIET 8
 #define MAX_UNMOVES (KD_TB_MAX_PIECES * KD_MAX_DIRS * KD_MAX_RAY)
 
-/* The special outcome of a position with one piece a side (kd_engine_set_special's layout
-   and codes: 0 none, 1 White wins, 2 Black wins, 3 draw). */
-static int special_code(const KdRules *r, const uint8_t *special, const KdPos *p) {
-    size_t n = (size_t)r->nsq;
-    int ws = kd_lsb(p->men[0] | p->kings[0]), bs = kd_lsb(p->men[1] | p->kings[1]);
-    return special[((((size_t)p->turn * 2 + (p->kings[0] ? 1 : 0)) * n + (size_t)ws) * 2 +
-                    (p->kings[1] ? 1 : 0)) * n + (size_t)bs];
-}
-
 static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
                  const uint8_t *special, KdMoveList *ml) {
     Sig s = {t, r, wm, wk, bm, bk, t->size[wm][wk][bm][bk], binom(t, t->nsq, wk),
@@ -227,7 +218,8 @@ static int solve(KdTables *t, const KdRules *r, int wm, int wk, int bm, int bk,
         pos_at(&s, i, &p);
         if (kd_popcount(p.men[0] | p.kings[0] | p.men[1] | p.kings[1]) != total) continue;
         flags[i] = F_VALID;
-        int sp = special && total == 2 ? special_code(r, special, &p) : 0;
+        /* kd_engine_set_special's codes: 0 none, 1 White wins, 2 Black wins, 3 draw */
+        int sp = special && total == 2 ? special[kd_special_index(&p, r->nsq)] : 0;
         if (sp) { /* the game is over: no move of it is legal */
             flags[i] |= F_NO_QUIET;
             if (sp == 3) {

@@ -262,14 +262,14 @@ def test_turkish_four_piece_tables() -> None:
 
 def test_turkish_table_lines_end_at_the_king_against_man_rule() -> None:
     """Level 8 wins a Turkish ending the tables know, and its principal variation stops
-    where the game does: at the capture that leaves a king against a lone man (the rule's
-    win counts one ply in the tables, so the score says 13 plies for a line of 12)."""
+    where the game does: at the capture that leaves a king against a lone man. The tables
+    count that win one ply long (13); the search's score is the line's own 12 plies."""
     engine = engine_with_tables("turkish", 3)
     variant = engine.variant
     position = variant.parse_fen("W:WKa1,b2:Bh7")
     assert engine.probe(position) == 1 + 13
     result = engine.search(position, time_limit=0.3, seed=1)
-    assert result.score == MATE - 13
+    assert result.score == MATE - 12
     for move in result.pv:
         assert variant.special_outcome(position) is None  # no move after the game ended
         assert move in variant.legal_moves(position)
