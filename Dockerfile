@@ -12,7 +12,7 @@ WORKDIR /src
 COPY . .
 RUN pip wheel --no-deps --wheel-dir /wheels . \
  && python setup.py -q build_ext --inplace \
- && python -c "import bots.native._kdcore"
+ && python -c "import bots.native._kdcore, bots.native._kdcore64"
 
 FROM python:3.11-slim
 

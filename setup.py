@@ -1,4 +1,5 @@
-"""Builds the compiled draughts core (bots/native) as the extension bots.native._kdcore.
+"""Builds the compiled draughts core (bots/native) as the extensions bots.native._kdcore and
+bots.native._kdcore64.
 
 Everything else about the package is in pyproject.toml. Portable flags only (no
 -march=native; on x86-64 only -mpopcnt, which every x86-64 processor since 2008 has): the
@@ -18,17 +19,21 @@ from setuptools import Extension, setup
 EXTRA = (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64")
          and os.environ.get("KONDAVO_PORTABLE_BUILD") != "1" else [])
 
+SOURCES = ["bots/native/module.c", "bots/native/movegen.c", "bots/native/eval.c",
+           "bots/native/search.c", "bots/native/tables.c", "bots/native/kd_core.h",
+           "bots/native/eval.h", "bots/native/search.h", "bots/native/tables.h"]
+FLAGS = ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter",
+         "-fno-strict-aliasing", *EXTRA]
+
+# Two modules from the same sources, each one translation unit (kdcore.c includes the
+# others): _kdcore with 128-bit boards (any board up to 128 squares) and _kdcore64 with
+# 64-bit boards (up to 64 squares: every built-in ruleset), which bots/engine/native.py
+# prefers where the board fits.
 setup(
     ext_modules=[
-        Extension(
-            "bots.native._kdcore",
-            sources=["bots/native/module.c", "bots/native/movegen.c", "bots/native/eval.c",
-                     "bots/native/search.c", "bots/native/tables.c"],
-            depends=["bots/native/kd_core.h", "bots/native/eval.h", "bots/native/search.h",
-                     "bots/native/tables.h"],
-            extra_compile_args=["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter",
-                                "-fno-strict-aliasing", *EXTRA],
-            optional=True,
-        )
+        Extension(name, sources=[source], depends=[*SOURCES, "bots/native/kdcore.c"],
+                  extra_compile_args=FLAGS, optional=True)
+        for name, source in (("bots.native._kdcore", "bots/native/kdcore.c"),
+                             ("bots.native._kdcore64", "bots/native/kdcore64.c"))
     ],
 )

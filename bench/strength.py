@@ -282,9 +282,11 @@ def baseline_player(time_per_move: float, meter: Meter | None = None) -> Player:
 
 
 def core_build(path: str) -> ModuleType:
-    """Another build of the compiled core (a copy of ``_kdcore*.so``), loaded next to the
+    """Another build of the compiled core (a copy of ``_kdcore*.so``, or of
+    ``_kdcore64*.so``: 64-bit boards, rulesets of at most 64 squares), loaded next to the
     one :mod:`bots.engine.native` uses (its own name, so neither replaces the other)."""
-    name = f"kondavo_build_{abs(hash(path))}._kdcore"  # the last part names PyInit__kdcore
+    stem = "_kdcore64" if os.path.basename(path).startswith("_kdcore64") else "_kdcore"
+    name = f"kondavo_build_{abs(hash(path))}.{stem}"  # the last part names PyInit_<stem>
     loader = importlib.machinery.ExtensionFileLoader(name, path)
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)
     if spec is None:

@@ -121,7 +121,7 @@ def rules_digest(variant: Variant) -> str:
     from bots.engine import native
 
     spec = _spec_text(variant)
-    core = getattr(native._kdcore, "__file__", "") or ""
+    core = getattr(native.core_module(variant), "__file__", "") or ""
     try:
         stat = os.stat(core)
         build = f"{stat.st_size}:{stat.st_mtime_ns}"

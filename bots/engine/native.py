@@ -1,4 +1,4 @@
-"""The compiled core (``bots.native._kdcore``) seen from Python.
+"""The compiled core (``bots.native._kdcore``, and ``_kdcore64``) seen from Python.
 
 A ruleset reaches the core as data: :func:`rules_spec` turns a :class:`~variants.base.Variant`
 into the dict the core reads (geometry, the men's directions per colour, declared rules),
@@ -19,6 +19,11 @@ directory, or as this process's solver says, :mod:`bots.engine.tables`);
 :meth:`NativeEngine.search` returns the same :class:`~bots.engine.search.SearchResult` as the
 pure-Python search, with moves taken from ``variant.legal_moves`` so they are the
 reference's own objects.
+
+The core is built twice from the same sources: ``_kdcore`` with 128-bit boards (any board up
+to 128 squares) and ``_kdcore64`` with 64-bit boards, which search the same trees 1.3-1.4
+times faster (``bench/results/strength.md``, "64-bit boards"). :func:`core_module` gives a
+ruleset the 64-bit build when its board has at most 64 squares (every built-in ruleset).
 
 Special outcomes (``Variant.special_outcome``) are known to the compiled search for
 positions with one piece per side (:func:`special_table` probes the ruleset's hook on every
@@ -52,6 +57,11 @@ try:  # the extension is built by `pip install`; without it everything runs in P
     import bots.native._kdcore as _kdcore
 except ImportError:  # pragma: no cover - exercised by the fallback test in a subprocess
     _kdcore = None
+_kdcore64: ModuleType | None
+try:  # the same core with 64-bit boards (setup.py builds both)
+    import bots.native._kdcore64 as _kdcore64
+except ImportError:  # pragma: no cover - an install whose 64-bit build failed
+    _kdcore64 = None
 
 ENGINE_ENV = "KONDAVO_ENGINE"
 TT_MB = int(os.environ.get("KONDAVO_ENGINE_TT_MB", "16"))
@@ -71,6 +81,16 @@ _PRECEDENCE_NAMES: dict[Precedence, tuple[str, ...]] = {
 def native_available() -> bool:
     """The extension is built and not switched off with ``KONDAVO_ENGINE=python``."""
     return _kdcore is not None and os.environ.get(ENGINE_ENV, "").lower() != "python"
+
+
+def core_module(variant: Variant) -> ModuleType | None:
+    """The build of the core that plays ``variant``: the 64-bit one when its board fits in
+    64 squares, else the 128-bit one (None: the core is not built)."""
+    if _kdcore is None:
+        return None
+    if _kdcore64 is not None and variant.move_geometry.size <= _kdcore64.MAX_SQUARES:
+        return _kdcore64
+    return _kdcore
 
 
 def unsupported_reason(variant: Variant) -> str | None:
@@ -296,16 +316,18 @@ class NativeEngine:
         """``params``: evaluation parameters other than the ruleset's committed ones
         (:func:`eval_params`), e.g. for the strength lab or the training data. ``module``:
         another build of the extension (the strength lab's build against build)."""
-        core_module = module or _kdcore
-        if core_module is None:
+        built = module or core_module(variant)
+        if built is None:
             raise RuntimeError("the compiled core is not built")
         reason = unsupported_reason(variant)
+        if reason is None and variant.move_geometry.size > built.MAX_SQUARES:
+            reason = f"this build holds boards of at most {built.MAX_SQUARES} squares"
         if reason is not None:
             raise ValueError(f"{variant!r} cannot run on the compiled core: {reason}")
         self.variant = variant
         self._spec = rules_spec(variant)
         self._params = list(params) if params is not None else eval_params(variant)
-        self._module: ModuleType = core_module
+        self._module: ModuleType = built
         self._special = special_table(variant)
         self.profile = search_profile(variant)
         self.table_pieces = 0

@@ -1,4 +1,4 @@
-"""Types of the compiled core's extension module (sources: module.c)."""
+"""Types of the compiled core's extension module (sources: module.c, built by kdcore.c)."""
 
 from collections.abc import Sequence
 

@@ -19,9 +19,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef unsigned __int128 kd_bb; /* bit i = the ruleset's internal square index i */
+/* A board: bit i = the ruleset's internal square index i. The same sources build two
+ * modules (setup.py): _kdcore with 128-bit boards, for any board up to 128 squares, and,
+ * with KD_BB64 defined, _kdcore64 with 64-bit boards for boards of at most 64 squares (every
+ * built-in ruleset: a shift, a bit count or a lowest-bit search is one instruction there,
+ * not two to six). Both search the same trees. */
+#ifdef KD_BB64
+typedef uint64_t kd_bb;
+#define KD_BB_BITS 64
+#else
+typedef unsigned __int128 kd_bb;
+#define KD_BB_BITS 128
+#endif
 
-#define KD_MAX_SQ 128
+#define KD_MAX_SQ KD_BB_BITS
+#define KD_ZOBRIST_SQ 128  /* keys drawn per piece kind: the same keys in both widths */
 #define KD_MAX_DIRS 8
 #define KD_MAX_RAY 16      /* longest ray (a 12x12 board has 11) */
 #define KD_MAX_PATH 64     /* origin + landings of one capture */
@@ -131,12 +143,29 @@ void kd_apply(const KdPos *p, const KdMove *m, KdPos *out);
 /* Leaf nodes of the legal move tree depth plies deep (unique-move convention). */
 uint64_t kd_perft(const KdRules *r, const KdPos *p, int depth);
 
+/* The board's upper 64 bits (always 0 with 64-bit boards). */
+static inline uint64_t kd_hi(kd_bb b) {
+#ifdef KD_BB64
+    (void)b;
+    return 0;
+#else
+    return (uint64_t)(b >> 64);
+#endif
+}
 static inline int kd_popcount(kd_bb b) {
-    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+#ifdef KD_BB64
+    return __builtin_popcountll(b);
+#else
+    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll(kd_hi(b));
+#endif
 }
 static inline int kd_lsb(kd_bb b) {
+#ifdef KD_BB64
+    return __builtin_ctzll(b);
+#else
     uint64_t lo = (uint64_t)b;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(kd_hi(b));
+#endif
 }
 static inline kd_bb kd_bit(int sq) { return (kd_bb)1 << sq; }
 /* The index of p, one piece a side, in a table of special outcomes (kd_engine_set_special

@@ -34,14 +34,19 @@ static int bb_from(PyObject *o, kd_bb *out) {
     unsigned char buf[16];
     if (_PyLong_AsByteArray((PyLongObject *)o, buf, 16, 1, 0) < 0) return -1;
     kd_bb v = 0;
-    for (int i = 15; i >= 0; i--) v = (v << 8) | buf[i];
+    for (int i = 15; i >= KD_BB_BITS / 8; i--)
+        if (buf[i]) {
+            PyErr_SetString(PyExc_ValueError, "a piece stands off the board");
+            return -1;
+        }
+    for (int i = KD_BB_BITS / 8 - 1; i >= 0; i--) v = (v << 8) | buf[i];
     *out = v;
     return 0;
 }
 
 static PyObject *bb_to(kd_bb v) {
-    unsigned char buf[16];
-    for (int i = 0; i < 16; i++) {
+    unsigned char buf[16] = {0};
+    for (int i = 0; i < KD_BB_BITS / 8; i++) {
         buf[i] = (unsigned char)(v & 0xff);
         v >>= 8;
     }
@@ -166,8 +171,7 @@ static int parse_rules(PyObject *spec, KdRules *r) {
     if (PyDict_GetItemString(spec, "piece_values") &&
         get_item_ints(spec, "piece_values", -1, r->piece_value, 2) != 2)
         goto bad;
-    r->full = r->nsq == 128 ? ~(kd_bb)0 : (kd_bb)1 << r->nsq;
-    if (r->nsq < 128) r->full -= 1;
+    r->full = r->nsq == KD_BB_BITS ? ~(kd_bb)0 : ((kd_bb)1 << r->nsq) - 1;
     for (int d = 0; d < r->nvec; d++) {
         if (get_item_ints(spec, "neighbour", d, tmp, KD_MAX_SQ) != r->nsq) goto bad;
         for (int sq = 0; sq < r->nsq; sq++) {
@@ -559,12 +563,21 @@ static PyTypeObject CoreType = {
     .tp_methods = Core_methods,
 };
 
+/* _kdcore (boards to 128 squares) or, built with KD_BB64, _kdcore64 (to 64 squares) */
+#ifdef KD_BB64
+#define KD_MODULE_NAME "_kdcore64"
+#define KD_MODULE_INIT PyInit__kdcore64
+#else
+#define KD_MODULE_NAME "_kdcore"
+#define KD_MODULE_INIT PyInit__kdcore
+#endif
+
 static struct PyModuleDef kdcore_module = {
-    PyModuleDef_HEAD_INIT, "_kdcore", "Kondavo's compiled draughts core.", -1, NULL,
+    PyModuleDef_HEAD_INIT, KD_MODULE_NAME, "Kondavo's compiled draughts core.", -1, NULL,
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__kdcore(void) {
+PyMODINIT_FUNC KD_MODULE_INIT(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&kdcore_module);
     if (!m) return NULL;

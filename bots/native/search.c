@@ -188,7 +188,7 @@ static inline TTEntry *tt_slot(const KdEngine *e, uint64_t h, int depth) {
 }
 
 static inline uint32_t capfold(kd_bb c) {
-    uint64_t x = (uint64_t)c ^ (uint64_t)(c >> 64) * 0x9E3779B97F4A7C15ULL;
+    uint64_t x = (uint64_t)c ^ kd_hi(c) * 0x9E3779B97F4A7C15ULL;
     return (uint32_t)(x ^ (x >> 32));
 }
 
@@ -245,7 +245,10 @@ KdEngine *kd_engine_new(const KdRules *rules, const KdEval *eval, int tt_mb) {
     e->ev.rules = &e->r;
     uint64_t s = 0x4B6F6E6461766FULL; /* fixed: keys are stable across processes */
     for (int t = 0; t < 4; t++)
-        for (int sq = 0; sq < KD_MAX_SQ; sq++) e->z[t][sq] = splitmix(&s);
+        for (int sq = 0; sq < KD_ZOBRIST_SQ; sq++) {
+            uint64_t key = splitmix(&s);
+            if (sq < KD_MAX_SQ) e->z[t][sq] = key;
+        }
     e->z_side = splitmix(&s);
     size_t entries = 1;
     size_t want = ((size_t)(tt_mb > 0 ? tt_mb : 1) << 20) / sizeof(TTEntry);

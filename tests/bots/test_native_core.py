@@ -25,6 +25,7 @@ from bots.engine.features import reference_evaluator
 from bots.engine.native import (
     SELECTIVITY,
     NativeEngine,
+    core_module,
     native_available,
     native_engine,
     search_profile,
@@ -153,6 +154,7 @@ def test_boards_beyond_64_squares(kind: type[Variant]) -> None:
     variant = kind()
     assert variant.squares > 64 and native_supported(variant)
     engine = NativeEngine(variant, tt_mb=1)
+    assert engine._module.MAX_SQUARES == 128  # the 128-bit build
     start = variant.initial_position()
     assert [engine.perft(start, d) for d in range(1, 5)] == \
         [variant.perft(start, d) for d in range(1, 5)]
@@ -160,6 +162,50 @@ def test_boards_beyond_64_squares(kind: type[Variant]) -> None:
     assert summary["positions"] >= 600
     result = engine.search(start, time_limit=0.2)
     assert result.move in variant.legal_moves(start)
+
+
+def test_a_board_of_at_most_64_squares_gets_the_64_bit_build() -> None:
+    """Every built-in ruleset plays on _kdcore64; a board beyond 64 squares on _kdcore, and
+    the 64-bit build refuses it (and a bitboard beyond its 64 bits) with a clear error."""
+    import bots.native._kdcore as wide
+    import bots.native._kdcore64 as narrow
+
+    assert (narrow.MAX_SQUARES, wide.MAX_SQUARES) == (64, 128)
+    for key in RULESETS:
+        variant = get_variant(key)
+        assert core_module(variant) is narrow
+        assert NativeEngine(variant, tt_mb=1)._module is narrow
+    big = Big12()
+    assert core_module(big) is wide
+    with pytest.raises(ValueError, match="at most 64 squares"):
+        NativeEngine(big, module=narrow, tt_mb=1)
+    core = NativeEngine(get_variant("turkish"), tt_mb=1).core
+    with pytest.raises(ValueError, match="off the board"):
+        core.perft(1 << 64, 0, 0, 0, 0, 1)
+
+
+@pytest.mark.parametrize("key", RULESETS)
+def test_the_64_and_128_bit_builds_search_the_same_tree(key: str) -> None:
+    """The two builds of the same sources agree on everything: legal moves and perft in
+    random games, the evaluation, a search node for node, and the endgame tables' bytes."""
+    import bots.native._kdcore as wide_module
+
+    variant = get_variant(key)
+    narrow = NativeEngine(variant, tt_mb=4)
+    wide = NativeEngine(variant, module=wide_module, tt_mb=4)
+    assert narrow._module is not wide._module
+    summary = check_implementation(variant, wide, games=4, seed=8, max_plies=200)
+    assert summary["positions"] >= 100
+    stats = random_playouts(variant, games=3, seed=9, max_plies=120, keep_positions=60)
+    positions = [variant.initial_position(), *stats.positions[10::10]]
+    assert len(positions) >= 5
+    for position in positions:
+        assert narrow.evaluate(position) == wide.evaluate(position)
+        assert narrow.perft(position, 3) == wide.perft(position, 3)
+        a = narrow.search(position, max_depth=7, seed=1, reuse_table=False)
+        b = wide.search(position, max_depth=7, seed=1, reuse_table=False)
+        assert (a.move, a.score, a.nodes, a.depth) == (b.move, b.score, b.nodes, b.depth)
+    assert narrow.core.build_tables(3) == wide.core.build_tables(3)
 
 
 def test_conformance_reports_a_wrong_implementation() -> None:

@@ -445,6 +445,7 @@ def test_a_build_that_cannot_solve_special_outcomes_gets_no_tables_for_them(
     monkeypatch.setenv(tables.MB_ENV, "1")
     older = types.ModuleType("older_kdcore")
     older.Core = _kdcore.Core  # type: ignore[attr-defined]
+    older.MAX_SQUARES = _kdcore.MAX_SQUARES  # type: ignore[attr-defined]
     turkish = NativeEngine(get_variant("turkish"), tt_mb=1, module=older)
     assert not turkish.tables_exact
     assert tables.attach(turkish, "wait") is None
