@@ -9,7 +9,8 @@ position to the next as a game's searches do (a 1 s search is 2-4 M nodes): what
 table's memory costs shows there, not in short searches from an empty table.
 
 ``--against-build OLD.so`` searches the same positions with another build of the core (a
-copy of ``bots/native/_kdcore*.so``), alternating the two builds set by set so
+copy of ``bots/native/_kdcore64*.so``, the build the built-in rulesets use, or of the 128-bit
+``_kdcore*.so``), alternating the two builds set by set so
 both see the same machine load, and prints the ratio of their times. A change meant to
 make the search faster without changing it (a cache, a cheaper test) must give the same
 node count and the same best move in every position: the bench checks and says so.

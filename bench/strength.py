@@ -15,12 +15,13 @@ random opening (2-4 random plies, from the seed), each side playing White once. 
 hand-set evaluation of :mod:`bots.training.handset`, as of commit e377148) in every ruleset,
 all at ``--time`` per move. ``--against-build CORE.so`` plays level 8 of this build of the
 compiled core against level 8 of another build (a copy of ``bots/native/_kdcore*.so``, e.g.
-main's before a search change), both at ``--time`` per move with the same endgame tables
-(``--new-build`` replaces this build by another copy). ``--peers --hub NAME=COMMAND`` also
-plays an engine on the Hub protocol (Scan; or an older checkout's ``python -m
-bots.engine.hub``, with ``--hub-cwd``) at ``--time`` per move. ``--write-ratings`` chains the
-level-vs-level scores into nominal ratings (level 1 = 800) written to
-``bots/engine/data/ratings.json``.
+main's before a search change; since 2026-12-07 the built-in rulesets play on the 64-bit
+build, ``_kdcore64*.so``, so that is the file to copy for them), both at ``--time`` per move
+with the same endgame tables (``--new-build`` replaces this build by another copy).
+``--peers --hub NAME=COMMAND`` also plays an engine on the Hub protocol (Scan; or an older
+checkout's ``python -m bots.engine.hub``, with ``--hub-cwd``) at ``--time`` per move.
+``--write-ratings`` chains the level-vs-level scores into nominal ratings (level 1 = 800)
+written to ``bots/engine/data/ratings.json``.
 
 It also measures level-8 search speed (nodes/s) per ruleset. Tables are printed;
 ``--out FILE`` saves one as Markdown and ``--json FILE`` appends every match as a JSON line
@@ -285,15 +286,21 @@ def core_build(path: str) -> ModuleType:
     """Another build of the compiled core (a copy of ``_kdcore*.so``, or of
     ``_kdcore64*.so``: 64-bit boards, rulesets of at most 64 squares), loaded next to the
     one :mod:`bots.engine.native` uses (its own name, so neither replaces the other)."""
-    stem = "_kdcore64" if os.path.basename(path).startswith("_kdcore64") else "_kdcore"
-    name = f"kondavo_build_{abs(hash(path))}.{stem}"  # the last part names PyInit_<stem>
-    loader = importlib.machinery.ExtensionFileLoader(name, path)
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    if spec is None:
-        raise ValueError(f"not an extension module: {path}")
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    failure: ImportError | None = None
+    for stem in ("_kdcore", "_kdcore64"):  # the module name its init function says
+        name = f"kondavo_build_{abs(hash(path))}.{stem}"
+        loader = importlib.machinery.ExtensionFileLoader(name, path)
+        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+        if spec is None:
+            raise ValueError(f"not an extension module: {path}")
+        try:
+            module = importlib.util.module_from_spec(spec)
+        except ImportError as error:
+            failure = error
+            continue
+        loader.exec_module(module)
+        return module
+    raise ValueError(f"not a build of the core: {path} ({failure})")
 
 
 def build_player(variant: Variant, module: ModuleType | None, time_per_move: float,
@@ -553,7 +560,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "(dame-rs, py-draughts, today's)")
     parser.add_argument("--against-build", default=None, metavar="CORE.so",
                         help="only level 8 of this build of the compiled core against level 8 "
-                             "of the build in this file (a copy of bots/native/_kdcore*.so), "
+                             "of the build in this file (a copy of bots/native/_kdcore*.so "
+                             "or, for boards of at most 64 squares, _kdcore64*.so), "
                              "both at --time per move")
     parser.add_argument("--new-build", default=None, metavar="CORE.so",
                         help="--against-build: play this build instead of the importable one")

@@ -88,16 +88,17 @@ def test_another_build_of_the_core_plays_next_to_this_one(tmp_path: Path) -> Non
 def test_search_speed_compares_two_builds_node_for_node(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``bench.search_speed --against-build OLD --new-build NEW``: both copies of the same
-    build search the same positions to the same depth, so the bench reports the same node
-    count for both and says the tree is the same."""
-    import bots.native._kdcore as this_build
+    """``bench.search_speed --against-build OLD --new-build NEW``: copies of the 128-bit and
+    the 64-bit build, under any file name, search the same positions to the same depth, so
+    the bench reports the same node count for both and says the tree is the same."""
+    import bots.native._kdcore as wide
+    import bots.native._kdcore64 as narrow
     from bench.search_speed import main
 
     old, new = tmp_path / "old" / "core.so", tmp_path / "new" / "core.so"
-    for copy in (old, new):
+    for copy, build in ((old, wide), (new, narrow)):
         copy.parent.mkdir()
-        shutil.copyfile(this_build.__file__ or "", copy)
+        shutil.copyfile(build.__file__ or "", copy)
     args = ["--rulesets", "english", "--positions", "2", "--rounds", "1", "--depth", "6",
             "--against-build", str(old), "--new-build", str(new)]
     assert main(args) == 0
