@@ -19,9 +19,10 @@ from setuptools import Extension, setup
 EXTRA = (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64")
          and os.environ.get("KONDAVO_PORTABLE_BUILD") != "1" else [])
 
-SOURCES = ["bots/native/module.c", "bots/native/movegen.c", "bots/native/eval.c",
-           "bots/native/search.c", "bots/native/tables.c", "bots/native/kd_core.h",
-           "bots/native/eval.h", "bots/native/search.h", "bots/native/tables.h"]
+# What kdcore.c includes: a change to any of them rebuilds both modules.
+DEPENDS = [f"bots/native/{name}" for name in (
+    "kdcore.c", "module.c", "movegen.c", "eval.c", "search.c", "tables.c",
+    "kd_core.h", "eval.h", "search.h", "tables.h")]
 FLAGS = ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter",
          "-fno-strict-aliasing", *EXTRA]
 
@@ -31,7 +32,7 @@ FLAGS = ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter",
 # prefers where the board fits.
 setup(
     ext_modules=[
-        Extension(name, sources=[source], depends=[*SOURCES, "bots/native/kdcore.c"],
+        Extension(name, sources=[source], depends=DEPENDS,
                   extra_compile_args=FLAGS, optional=True)
         for name, source in (("bots.native._kdcore", "bots/native/kdcore.c"),
                              ("bots.native._kdcore64", "bots/native/kdcore64.c"))
