@@ -59,6 +59,7 @@ from bots.engine.guard import guard
 from bots.engine.levels import LEVELS, MAX_LEVEL
 from bots.engine.ratings import RATINGS_FILE
 from bots.engine.search import SearchResult
+from bots.engine.timing import Budget, Clock, budget, clock_share
 from bots.training.handset import handset_evaluator
 from variants import Color, GameRecord, Move, Position, Variant, get_variant
 from variants.pdn import write_pdn
@@ -97,6 +98,45 @@ class Meter:
     def depth(self) -> float:
         """Mean completed depth per search."""
         return self.depths / self.searches if self.searches else 0.0
+
+    @property
+    def per_search(self) -> float:
+        """Mean seconds per search."""
+        return self.seconds / self.searches if self.searches else 0.0
+
+
+@dataclass
+class GameClocks:
+    """Both sides' clocks in the game being played (``--clock BASE+INC``): seconds left each,
+    charged with the wall-clock time of every move, the increment added after it; a side
+    whose time runs out loses the game (``flagged``)."""
+
+    base: float
+    increment: float
+    left: dict[Color, float] = field(default_factory=dict)
+    flagged: Color | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> GameClocks:
+        base, _, increment = text.partition("+")
+        clocks = cls(float(base), float(increment or 0))
+        if clocks.base <= 0 or clocks.increment < 0:
+            raise ValueError(f"not a time control: {text!r} (BASE+INC, seconds)")
+        return clocks
+
+    def reset(self) -> None:
+        self.left = {Color.WHITE: self.base, Color.BLACK: self.base}
+        self.flagged = None
+
+    def clock(self, color: Color) -> Clock:
+        return Clock(self.left[color], self.increment)
+
+    def charge(self, color: Color, seconds: float) -> None:
+        self.left[color] -= seconds
+        if self.left[color] < 0:
+            self.flagged = color
+        else:
+            self.left[color] += self.increment
 
 
 # --- players ----------------------------------------------------------------------------------
@@ -303,28 +343,45 @@ def core_build(path: str) -> ModuleType:
     raise ValueError(f"not a build of the core: {path} ({failure})")
 
 
+def takes_target(module: ModuleType | None) -> bool:
+    """Whether a build of the core (None: this one) takes a clock's target (``soft_time``,
+    ``bots/native/search.c``, Time); a build from before 2026-12-08 does not."""
+    if module is None:
+        return True
+    return "soft_time" in (getattr(module.Core.search, "__doc__", None) or "")
+
+
 def build_player(variant: Variant, module: ModuleType | None, time_per_move: float,
-                 meter: Meter | None = None) -> Player:
+                 meter: Meter | None = None, clocks: GameClocks | None = None) -> Player:
     """Level 8 on a given build of the compiled core (None: this one): its own engine and
     transposition table, the endgame tables level 8 gets, ``time_per_move`` seconds, a
-    forced move at once and the ruleset's root guard, as :func:`bots.engine.search_level`."""
+    forced move at once and the ruleset's root guard, as :func:`bots.engine.search_level`.
+    With ``clocks`` it plays on its clock as the Hub engine does (``bots.engine.timing``:
+    the clock's share as the target, or as the limit for a build that takes no target)."""
     from bots.engine.native import NativeEngine
 
     engine = NativeEngine(variant, module=module)
     tables.attach(engine, "wait")
+    targets = takes_target(module)
 
     def play(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
         legal = record.legal_moves()
         if len(legal) == 1:
             return legal[0]
         seed = rng.getrandbits(32)
+        allotted = Budget(time_per_move)
+        if clocks is not None:
+            clock = clocks.clock(record.position.turn)
+            allotted = budget(math.inf, clock) if targets else Budget(clock_share(clock))
 
         def run(target: GameRecord | Position, seconds: float | None,
                 nodes: int | None) -> SearchResult:
-            return engine.search(target, time_limit=seconds, node_limit=nodes, seed=seed)
+            aim = allotted.target if seconds == allotted.limit else None
+            return engine.search(target, time_limit=seconds, node_limit=nodes, seed=seed,
+                                 target_time=aim)
 
-        found = guard(variant, record, run(record, time_per_move, None), run,
-                      time_limit=time_per_move, node_limit=None)
+        found = guard(variant, record, run(record, allotted.limit, None), run,
+                      time_limit=allotted.limit, node_limit=None)
         if found.move is None:
             raise ValueError("no legal move")
         if meter is not None:
@@ -377,6 +434,7 @@ class MatchResult:
     losses: int = 0
     scores: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    time_losses: list[int] = field(default_factory=lambda: [0, 0])  # player's, opponent's
 
     @property
     def games(self) -> int:
@@ -443,19 +501,33 @@ def material_balance_check(variant: Variant) -> OpeningCheck:
 
 
 def play_game(variant: Variant, opening: Sequence[Move], white: Player, black: Player,
-              rng: random.Random, max_plies: int) -> GameRecord:
-    """The game from ``opening`` until it ends or reaches ``max_plies``."""
+              rng: random.Random, max_plies: int,
+              clocks: GameClocks | None = None) -> GameRecord:
+    """The game from ``opening`` until it ends or reaches ``max_plies``; with ``clocks``
+    (reset here), also until a side's time runs out (its move is then not played)."""
     record = GameRecord.new(variant)
     for move in opening:
         record.push(move)
+    if clocks is not None:
+        clocks.reset()
     while record.ply < max_plies and record.outcome() is None:
-        player = white if record.position.turn is Color.WHITE else black
-        record.push(player(variant, record, rng))
+        turn = record.position.turn
+        player = white if turn is Color.WHITE else black
+        started = time.perf_counter()
+        move = player(variant, record, rng)
+        if clocks is not None:
+            clocks.charge(turn, time.perf_counter() - started)
+            if clocks.flagged is not None:
+                break
+        record.push(move)
     return record
 
 
-def white_score(record: GameRecord) -> float:
-    """1 (White won), 0.5 or 0 (Black won); a game left unfinished counts as a draw."""
+def white_score(record: GameRecord, clocks: GameClocks | None = None) -> float:
+    """1 (White won), 0.5 or 0 (Black won); a game left unfinished counts as a draw, one
+    lost on time (``clocks``) as lost."""
+    if clocks is not None and clocks.flagged is not None:
+        return 0.0 if clocks.flagged is Color.WHITE else 1.0
     outcome = record.outcome()
     if outcome is None or outcome.winner is None:
         return 0.5
@@ -464,9 +536,11 @@ def white_score(record: GameRecord) -> float:
 
 def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: int,
           seed: int, max_plies: int, games_out: Path | None = None,
-          balanced: bool = False) -> MatchResult:
+          balanced: bool = False, clocks: GameClocks | None = None) -> MatchResult:
     """``games_out``: append every game to this PDN file (names, result, unfinished = ``*``).
-    ``balanced``: only openings :func:`material_balance_check` accepts."""
+    ``balanced``: only openings :func:`material_balance_check` accepts. ``clocks``: the
+    games are played on these clocks (the players read them), a loss on time counted in
+    ``time_losses`` (A's, B's)."""
     variant = get_variant(ruleset)
     rng = random.Random(f"{seed}:{ruleset}:{name_a}:{name_b}")
     # Openings from their own generator: the same seed gives the same openings whatever
@@ -479,7 +553,10 @@ def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: i
         opening = random_opening(variant, openings, check)
         for a_is_white in (True, False):
             white, black = (a, b) if a_is_white else (b, a)
-            record = play_game(variant, opening, white, black, rng, max_plies)
+            record = play_game(variant, opening, white, black, rng, max_plies, clocks)
+            if clocks is not None and clocks.flagged is not None:
+                flagged_a = (clocks.flagged is Color.WHITE) == a_is_white
+                result.time_losses[0 if flagged_a else 1] += 1
             if games_out is not None:
                 names = (name_a, name_b) if a_is_white else (name_b, name_a)
                 with games_out.open("a", encoding="utf-8") as fh:
@@ -487,7 +564,8 @@ def match(ruleset: str, name_a: str, a: Player, name_b: str, b: Player, pairs: i
                                                 "White": names[0], "Black": names[1]}))
                     fh.write("\n\n")
             # The opening may leave either side to move; colours are what they are.
-            s = white_score(record) if a_is_white else 1 - white_score(record)
+            s = white_score(record, clocks)
+            s = s if a_is_white else 1 - s
             result.scores.append(s)
             if s == 1:
                 result.wins += 1
@@ -563,6 +641,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "of the build in this file (a copy of bots/native/_kdcore*.so "
                              "or, for boards of at most 64 squares, _kdcore64*.so), "
                              "both at --time per move")
+    parser.add_argument("--clock", default=None, metavar="BASE+INC",
+                        help="with --against-build: play on clocks of BASE seconds and INC a "
+                             "move (a loss on time loses the game) instead of --time a move")
     parser.add_argument("--new-build", default=None, metavar="CORE.so",
                         help="--against-build: play this build instead of the importable one")
     parser.add_argument("--json", default=None, metavar="FILE",
@@ -596,6 +677,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="--peers, --against-build: append every game to this PDN file "
                              "(for post-mortems)")
     args = parser.parse_args(argv)
+    if args.clock is not None:
+        if not args.against_build:
+            parser.error("--clock is for --against-build matches")
+        try:
+            GameClocks.parse(args.clock)
+        except ValueError as error:
+            parser.error(str(error))
     # Level 8's endgame tables are solved (or read) before the first game, not in the
     # background while a match is running (bots.engine.tables).
     os.environ.setdefault(tables.MODE_ENV, "wait")
@@ -1014,37 +1102,48 @@ def _log_match(args: argparse.Namespace, argv: Sequence[str] | None, r: MatchRes
 
 
 def against_build(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
-    """Level 8 of this build (or ``--new-build``) against level 8 of ``--against-build``."""
+    """Level 8 of this build (or ``--new-build``) against level 8 of ``--against-build``,
+    at ``--time`` a move or on ``--clock`` clocks."""
     pairs = max(1, (args.games + 1) // 2)
     rulesets = [r.strip() for r in args.rulesets.split(",") if r.strip()]
     t = args.time
     old = core_build(args.against_build)
     new = core_build(args.new_build) if args.new_build else None
+    clocks = GameClocks.parse(args.clock) if args.clock else None
+    control = f"{args.clock} clock" if clocks else f"{t} s/move"
+    timing = (f"on clocks of {clocks.base:g} s and {clocks.increment:g} s a move (the clock's "
+              f"share as the target: {'yes' if takes_target(new) else 'no'} new, "
+              f"{'yes' if takes_target(old) else 'no'} old)" if clocks else f"at {t} s per move")
     lines = [f"# Build against build, {dt.date.today().isoformat()}", "",
              f"Command: `python -m bench.strength {' '.join(argv or sys.argv[1:])}`", "",
              f"{2 * pairs} games per match, colour-alternating pairs from random 2-4 ply "
-             f"openings{_balanced_note(args)}, level 8 of both builds at {t} s per move with "
+             f"openings{_balanced_note(args)}, level 8 of both builds {timing} with "
              f"the same endgame tables, one game at a time. Unfinished after "
-             f"{args.max_plies} plies: draw. Depth: mean completed depth per search.", "",
+             f"{args.max_plies} plies: draw. Depth: mean completed depth per search; s/search: "
+             f"mean seconds per search; losses on time new / old.", "",
              "| ruleset | new | old | W | D | L | score | Elo [95%] | nodes/s new / old | "
-             "depth new / old | time |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "depth new / old | s/search new / old | time losses | time |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     print("\n".join(lines), flush=True)
     for ruleset in rulesets:
         variant = get_variant(ruleset)
         ours, theirs = Meter(), Meter()
-        r = match(ruleset, "new", build_player(variant, new, t, ours), "old",
-                  build_player(variant, old, t, theirs), pairs, args.seed, args.max_plies,
-                  Path(args.games_out) if args.games_out else None, balanced=args.balanced)
+        r = match(ruleset, "new", build_player(variant, new, t, ours, clocks), "old",
+                  build_player(variant, old, t, theirs, clocks), pairs, args.seed,
+                  args.max_plies, Path(args.games_out) if args.games_out else None,
+                  balanced=args.balanced, clocks=clocks)
         elo, lo, hi = r.elo()
         row = (f"| {ruleset} | new | old | {r.wins} | {r.draws} | {r.losses} | "
                f"{100 * r.score:.1f}% | {elo:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
                f"{ours.nps:,.0f} / {theirs.nps:,.0f} | {ours.depth:.1f} / {theirs.depth:.1f} | "
-               f"{r.seconds:.0f} s |")
+               f"{ours.per_search:.3f} / {theirs.per_search:.3f} | "
+               f"{r.time_losses[0]} / {r.time_losses[1]} | {r.seconds:.0f} s |")
         lines.append(row)
         print(row, flush=True)
-        _log_match(args, argv, r, f"{t} s/move", nps=[round(ours.nps), round(theirs.nps)],
-                   depth=[round(ours.depth, 2), round(theirs.depth, 2)])
+        _log_match(args, argv, r, control, nps=[round(ours.nps), round(theirs.nps)],
+                   depth=[round(ours.depth, 2), round(theirs.depth, 2)],
+                   per_search=[round(ours.per_search, 4), round(theirs.per_search, 4)],
+                   time_losses=list(r.time_losses))
     _save(args, lines)
     return 0
 

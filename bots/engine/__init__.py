@@ -30,7 +30,7 @@ from bots.engine.levels import (
 from bots.engine.native import native_engine, native_supported
 from bots.engine.search import MATE, MAX_PLY, Searcher, SearchResult
 from bots.engine.search import search as python_search
-from bots.engine.timing import Clock, move_time
+from bots.engine.timing import Budget, Clock, budget
 from variants.base import Variant
 from variants.game import GameRecord
 from variants.types import Move, Position
@@ -62,13 +62,16 @@ def uses_native(variant: Variant, engine: str = "auto") -> bool:
 def search(variant: Variant, record_or_position: GameRecord | Position, *,
            max_depth: int = MAX_PLY, time_limit: float | None = None,
            node_limit: int | None = None, seed: int | None = None, noise: int = 0,
-           engine: str = "auto") -> SearchResult:
+           engine: str = "auto", target_time: float | None = None) -> SearchResult:
     """Search ``record_or_position`` (a game record gives repetition and draw-counter history)
     on the compiled core or the pure-Python engine (see :func:`uses_native`). A ruleset's
     own outcome hooks are honoured at the root (:mod:`bots.engine.guard`).
 
     ``time_limit`` (seconds, wall clock) and ``node_limit`` stop the search; the first
     iteration (depth 1) always completes so a sensible move is always returned.
+    ``target_time``: a clock's share (:class:`bots.engine.timing.Budget`); the compiled
+    core may end the search after an iteration well before ``time_limit`` (the pure-Python
+    search keeps to ``time_limit``).
     """
     native = uses_native(variant, engine)
 
@@ -77,7 +80,8 @@ def search(variant: Variant, record_or_position: GameRecord | Position, *,
         if native:
             return native_engine(variant).search(target, max_depth=max_depth,
                                                  time_limit=seconds, node_limit=nodes,
-                                                 seed=seed, noise=noise)
+                                                 seed=seed, noise=noise,
+                                                 target_time=target_time)
         return python_search(variant, target, max_depth=max_depth, time_limit=seconds,
                              node_limit=nodes, seed=seed, noise=noise)
 
@@ -89,8 +93,10 @@ def search(variant: Variant, record_or_position: GameRecord | Position, *,
 def search_level(variant: Variant, record_or_position: GameRecord | Position, *, level: int,
                  seed: int | None = None, time_limit: float | None = None,
                  config: EngineConfig = DEFAULT_CONFIG, engine: str = "auto",
-                 clock: Clock | None = None, book: bool = True) -> SearchResult:
-    """Search with a level's budget. ``time_limit`` overrides the level's share of time;
+                 clock: Clock | None = None, book: bool = True,
+                 target_time: float | None = None) -> SearchResult:
+    """Search with a level's budget. ``time_limit`` overrides the level's share of time
+    (``target_time`` with it: a clock's share the search aims at, see :func:`search`);
     ``clock`` (the bot's clock in a timed game) shortens it (:mod:`bots.engine.timing`).
     A forced move (the only legal one) is returned at once, without a search; so is a move
     of the opening book for a level that uses it (``book=False``: search anyway). The
@@ -115,12 +121,13 @@ def search_level(variant: Variant, record_or_position: GameRecord | Position, *,
             return SearchResult(move, score, 0, 0, time.perf_counter() - started, (move,),
                                 from_book=True)
     if time_limit is None:
-        limit = move_time(spec.time_limit(config, timed=clock is not None), clock)
+        allotted = budget(spec.time_limit(config, timed=clock is not None), clock)
     else:
-        limit = time_limit
-    result = search(variant, record_or_position, max_depth=spec.max_depth, time_limit=limit,
-                    node_limit=spec.nodes(config), seed=rng.getrandbits(32),
-                    noise=spec.noise, engine=engine)
+        allotted = Budget(time_limit, target_time)
+    result = search(variant, record_or_position, max_depth=spec.max_depth,
+                    time_limit=allotted.limit, node_limit=spec.nodes(config),
+                    seed=rng.getrandbits(32), noise=spec.noise, engine=engine,
+                    target_time=allotted.target)
     if spec.random_move and result.move is not None and rng.random() < spec.random_move:
         return SearchResult(rng.choice(legal), result.score, result.depth, result.nodes,
                             result.elapsed, (), result.stopped)

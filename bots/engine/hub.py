@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import math
 import queue
 import shlex
 import sys
@@ -34,7 +35,7 @@ from typing import TextIO
 
 from bots.engine import MAX_LEVEL, MIN_LEVEL, Clock, search, search_level, uses_native
 from bots.engine.search import MATE, SearchResult
-from bots.engine.timing import clock_share
+from bots.engine.timing import budget
 from variants import get_variant, variant_keys
 from variants.base import Variant
 from variants.errors import IllegalMove, UnknownVariant
@@ -342,10 +343,13 @@ class HubEngine:
                                       time_limit=share)
             else:
                 # As in Scan: this move's increment is not on ``time`` yet. The clock's
-                # share (bots.engine.timing), without the site's cap on level 8's time.
-                clock = Clock(max(0.0, limits.time + limits.inc), limits.inc)
+                # share as the target (bots.engine.timing), without the site's cap on
+                # level 8's time.
+                allotted = budget(math.inf, Clock(max(0.0, limits.time + limits.inc),
+                                                  limits.inc))
                 result = search_level(variant, record, level=level, seed=record.ply,
-                                      time_limit=clock_share(clock))
+                                      time_limit=allotted.limit,
+                                      target_time=allotted.target)
         else:
             result = search_level(variant, record, level=level, seed=record.ply)
         self.info(result)

@@ -398,14 +398,17 @@ class NativeEngine:
     def search(self, target: GameRecord | Position, *, max_depth: int = 64,
                time_limit: float | None = None, node_limit: int | None = None,
                seed: int | None = None, noise: int = 0,
-               reuse_table: bool | None = None, tables: bool | None = None) -> SearchResult:
+               reuse_table: bool | None = None, tables: bool | None = None,
+               target_time: float | None = None) -> SearchResult:
         """Search like :func:`bots.engine.search.search`.
 
         ``reuse_table``: let what earlier searches left in the transposition table guide
         this one (default: only for searches without a node limit; a node-bounded search
         then gives the same move for the same seed whatever ran before, as the levels
         promise). ``tables``: score positions in the endgame tables exactly, when the
-        engine has them (default: likewise only without a node limit).
+        engine has them (default: likewise only without a node limit). ``target_time``: a
+        clock's share; the search may end after an iteration before ``time_limit``
+        (``bots/native/search.c``, Time).
         """
         started = time.perf_counter()
         variant = self.variant
@@ -419,13 +422,16 @@ class NativeEngine:
         use_tables = node_limit is None if tables is None else tables
         args = (*_args(root), max_depth, time_limit or 0.0, node_limit or 0, max(0, noise),
                 seed_value, quiet, history, fresh, use_tables)
+        # by name and only when given: a build of the core from before it (the strength
+        # lab's --against-build) takes the other arguments
+        extra = {"soft_time": target_time} if target_time else {}
         if self._lock.acquire(blocking=False):
             try:
-                raw = self.core.search(*args)
+                raw = self.core.search(*args, **extra)
             finally:
                 self._lock.release()
         else:
-            raw = self._new_core(4).search(*args)
+            raw = self._new_core(4).search(*args, **extra)
         best_key, score, depth, nodes, stopped, pv_keys = raw
         by_key = {m.key: m for m in legal}
         best = by_key.get(_key(best_key)) if best_key is not None else None

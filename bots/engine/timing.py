@@ -15,6 +15,14 @@ much that the clock could run out:
 The result is capped by the level's own time (``cap``); below ``FLOOR`` seconds the search
 still completes its first iteration (a legal move is always returned), so a bot whose clock
 is nearly out plays at once instead of losing on time.
+
+With a clock that allots less than the cap, the share is the search's *target*, not its
+limit (:func:`budget`): the compiled core starts no new iteration past 0.7 of the target and
+stops one under way at twice it, both stretched while its best move keeps changing or its
+score falls (``bots/native/search.c``, Time), and never passes the limit, ``STRETCH`` times
+the share (still within ``MAX_SHARE`` of what is above the reserve). Moves average about
+the share; time a settled position does not need stays on the clock, where it raises the
+share of the moves that follow.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ RESERVE_FRACTION: Final = 0.1
 MIN_RESERVE: Final = 0.5  # seconds
 MAX_SHARE: Final = 0.25
 FLOOR: Final = 0.01
+STRETCH: Final = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +62,27 @@ def clock_share(clock: Clock) -> float:
     return max(FLOOR, min(share, MAX_SHARE * spare))
 
 
-def move_time(cap: float, clock: Clock | None) -> float:
-    """The time limit of one search: the level's ``cap``, shortened by the clock if any."""
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """One search's time: ``limit`` seconds at most; with a ``target`` (a clock's share),
+    the search ends after an iteration once it has used a share of the target
+    (``bots/native/search.c``, Time)."""
+
+    limit: float
+    target: float | None = None
+
+
+def budget(cap: float, clock: Clock | None) -> Budget:
+    """The time of one search: the level's ``cap`` without a clock; with one, the clock's
+    share as the target when it is below the cap (the limit then stretches to ``STRETCH``
+    times the share, within the cap and ``MAX_SHARE`` of the spare time), else the cap."""
+    cap = max(FLOOR, cap)
     if clock is None:
-        return max(FLOOR, cap)
-    return max(FLOOR, min(cap, clock_share(clock)))
+        return Budget(cap)
+    share = clock_share(clock)
+    if share >= cap:
+        return Budget(cap)
+    remaining = max(0.0, clock.remaining)
+    spare = remaining - max(MIN_RESERVE, RESERVE_FRACTION * remaining)
+    limit = max(share, min(cap, STRETCH * share, MAX_SHARE * spare))
+    return Budget(limit, share)

@@ -359,15 +359,15 @@ static PyObject *Core_clear(CoreObject *self, PyObject *Py_UNUSED(ignored)) {
 static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"white_men", "white_kings", "black_men", "black_kings", "turn",
                              "max_depth", "time_limit", "node_limit", "noise", "seed",
-                             "quiet_plies", "history", "fresh", "tables", NULL};
+                             "quiet_plies", "history", "fresh", "tables", "soft_time", NULL};
     PyObject *wm, *wk, *bm, *bk, *history = NULL;
     int turn, max_depth = 64, noise = 0, quiet = 0, fresh = 0, tables = 0;
-    double time_limit = 0;
+    double time_limit = 0, soft_time = 0;
     long long node_limit = 0;
     unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiOpp", kwlist, POS_ARGS,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOi|idLiKiOppd", kwlist, POS_ARGS,
                                      &max_depth, &time_limit, &node_limit, &noise, &seed,
-                                     &quiet, &history, &fresh, &tables))
+                                     &quiet, &history, &fresh, &tables, &soft_time))
         return NULL;
     KdPos p;
     if (pos_from(self, wm, wk, bm, bk, turn, &p)) return NULL;
@@ -380,6 +380,7 @@ static PyObject *Core_search(CoreObject *self, PyObject *args, PyObject *kwds) {
     }
     sp->max_depth = max_depth;
     sp->time_limit = time_limit;
+    sp->soft_time = soft_time;
     sp->node_limit = node_limit;
     sp->noise = noise < 0 ? 0 : noise;
     sp->seed = seed;
@@ -547,7 +548,7 @@ static PyMethodDef Core_methods[] = {
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {"search", (PyCFunction)(void (*)(void))Core_search, METH_VARARGS | METH_KEYWORDS,
      "search(wm, wk, bm, bk, turn, max_depth, time_limit, node_limit, noise, seed, "
-     "quiet_plies, history, fresh, tables) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
+     "quiet_plies, history, fresh, tables, soft_time) -> (best_key | None, score, depth, nodes, stopped, pv_keys)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,6 +33,13 @@
  * - Limits: wall-clock deadline and node budget checked every KD_CHECK_EVERY nodes once the
  *   first iteration is complete; an unfinished iteration still contributes a root move
  *   that completed and beat the previous best.
+ * - Time (a clock's soft_time, the target: what a move should take on average): the target
+ *   is stretched while the best move keeps changing (each change adds the target once
+ *   more, halved at every iteration) and when the score has just fallen (up to 1.5 times).
+ *   From KD_SOFT_MIN_DEPTH no new iteration starts past KD_SOFT_NEXT of the stretched
+ *   target, and an iteration under way stops at KD_SOFT_LATEST times it, like at the
+ *   deadline; never past time_limit. A settled root thus ends early, an unsettled one
+ *   takes longer, and the moves average about the target.
  */
 #include <math.h>
 #include <stdint.h>
@@ -761,6 +768,20 @@ static int collect_pv(KdEngine *e, const KdPos *root, const KdMove *first, KdSea
     return 0;
 }
 
+#define KD_SOFT_MIN_DEPTH 4
+#define KD_SOFT_NEXT 0.7       /* of the stretched target: no new iteration past it */
+#define KD_SOFT_LATEST 2.0     /* times the stretched target: an iteration under way stops */
+#define KD_SOFT_DROP 100       /* centi-men a score fall that stretches the target 1.5 times */
+
+/* A clocked search's target stretched for the root's state: `changes` the decaying count
+   of best-move changes, `drop` how far the score fell in the last iteration (centi-men,
+   <= 0: it did not). */
+static double soft_target(double soft_time, double changes, int drop) {
+    double f = 1.0 + changes;
+    if (drop > 0) f *= 1.0 + 0.5 * (drop < KD_SOFT_DROP ? drop : KD_SOFT_DROP) / KD_SOFT_DROP;
+    return f * soft_time;
+}
+
 void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
                KdSearchResult *out) {
     double started = now();
@@ -770,6 +791,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     e->armed = 0;
     e->node_limit = params->node_limit;
     e->deadline = params->time_limit > 0 ? started + params->time_limit : 0;
+    double hard_deadline = e->deadline;
     e->gen++;
     memset(e->killers, 0, sizeof(e->killers));
     e->fresh = params->fresh;
@@ -831,6 +853,7 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
     uint64_t rh = kd_hash(e, root);
     KdMove best_move = rl->m[0];
     int best_score = 0, completed = 0, stopped = 0, prev = 0;
+    double changes = 0; /* best-move changes between iterations, halved at each one */
     for (int depth = 1; depth <= max_depth; depth++) {
         e->extension_ply = 2 * depth + 4;
         int window = (depth >= 3 && !params->noise) ? 40 : 0;
@@ -911,6 +934,8 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
             scores[j + 1] = s;
             noise[j + 1] = nz;
         }
+        if (completed && !same_move(&rl->m[0], &best_move)) changes += 1.0;
+        int drop = completed ? prev - scores[0] : 0;
         best_move = rl->m[0];
         best_score = scores[0];
         prev = best_score;
@@ -932,6 +957,17 @@ void kd_search(KdEngine *e, const KdPos *root, const KdSearchParams *params,
             stopped = depth < max_depth;
             break;
         }
+        if (params->soft_time > 0 && depth >= KD_SOFT_MIN_DEPTH) {
+            double target = soft_target(params->soft_time, changes, drop);
+            if (now() - started >= KD_SOFT_NEXT * target) {
+                stopped = depth < max_depth;
+                break;
+            }
+            /* the next iteration stops at KD_SOFT_LATEST times the stretched target */
+            double until = started + KD_SOFT_LATEST * target;
+            e->deadline = hard_deadline > 0 && hard_deadline < until ? hard_deadline : until;
+        }
+        changes *= 0.5;
         if (e->deadline > 0) {
             double t = now();
             if (t >= e->deadline) {

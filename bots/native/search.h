@@ -19,7 +19,10 @@
 
 typedef struct KdSearchParams {
     int max_depth;          /* iterations 1..max_depth */
-    double time_limit;      /* seconds, <= 0: none */
+    double time_limit;      /* seconds, <= 0: none: the hard limit, checked inside the tree */
+    double soft_time;       /* seconds, <= 0: none: the time a clock allots this move; the
+                               search ends after an iteration once it has used a share of
+                               it (search.c, Time), and never passes time_limit */
     int64_t node_limit;     /* <= 0: none */
     int noise;              /* +- centi-men per root move (low levels) */
     uint64_t seed;

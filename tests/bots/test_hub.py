@@ -102,6 +102,29 @@ def test_a_game_given_as_moves_and_time_control() -> None:
         assert move in legal, (move, sorted(legal))
 
 
+def test_a_clock_is_the_searchs_target_and_stretches_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``level time=T inc=I``: the clock's share (bots.engine.timing) is the search's target
+    and three times it the limit; ``move-time`` is a plain limit."""
+    import bots.engine.hub as hub
+
+    asked: list[dict[str, object]] = []
+    real = hub.search_level
+
+    def spy(*args: object, **kwargs: object) -> object:
+        asked.append(kwargs)
+        return real(*args, **{**kwargs, "time_limit": 0.05, "target_time": None})
+
+    monkeypatch.setattr(hub, "search_level", spy)
+    out = dialogue("level time=30 inc=0", "go think", "level move-time=0.5", "go think")
+    assert sum(line.startswith("done ") for line in out) == 2
+    share = (30 - 3) / 30
+    assert asked[0]["target_time"] == pytest.approx(share)
+    assert asked[0]["time_limit"] == pytest.approx(3 * share)
+    assert asked[1]["time_limit"] == 0.5 and asked[1].get("target_time") is None
+
+
 def test_refused_lines_answer_error_and_change_nothing() -> None:
     engine = HubEngine(get_variant("international"), 8, io.StringIO())
     engine.run(io.StringIO('pos moves="32-28"\n'))

@@ -296,6 +296,16 @@ def test_respects_its_deadline(key: str) -> None:
     assert result.stopped and result.depth >= 4
 
 
+def test_a_clock_target_alone_ends_the_search() -> None:
+    # No limit but a clock's target: the search ends after an iteration on its own (one
+    # that never stopped would run to 64 plies, for minutes).
+    variant = get_variant("english")
+    engine = NativeEngine(variant, tt_mb=8)
+    result = engine.search(variant.initial_position(), seed=1, target_time=0.02)
+    assert result.stopped and 4 <= result.depth < 64
+    assert result.move in variant.legal_moves(variant.initial_position())
+
+
 def test_respects_its_node_limit_and_is_deterministic() -> None:
     variant = get_variant("international")
     position = variant.initial_position()

@@ -6,13 +6,23 @@ import json
 import random
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from bench.strength import Meter, build_player, core_build, material_balance_check, random_opening
+from bench.strength import (
+    GameClocks,
+    Meter,
+    build_player,
+    core_build,
+    match,
+    material_balance_check,
+    random_opening,
+    takes_target,
+)
 from bots.engine.native import native_available
-from variants import GameRecord, get_variant
+from variants import Color, GameRecord, Move, Variant, get_variant
 
 pytestmark = pytest.mark.skipif(not native_available(),
                                 reason="the balance check searches on the compiled core")
@@ -217,3 +227,50 @@ def test_endings_plays_table_positions_with_and_without_the_tables(
                 if line.startswith("| turkish")]
         assert [row.split("|")[4].strip() for row in rows] == ["with", "without"]
         assert rows[0].split("|")[5].strip() == "3 of 3"
+
+
+def test_clocked_games_charge_each_move_and_a_flag_loses(tmp_path: Path) -> None:
+    """``--clock BASE+INC``: every move is charged to its side's clock, the increment comes
+    back after it, and a side whose time runs out loses the game, whatever the board says."""
+    clocks = GameClocks.parse("0.5+0.1")
+    assert (clocks.base, clocks.increment) == (0.5, 0.1)
+    for bad in ("0+1", "5+-1", "five"):
+        with pytest.raises(ValueError):
+            GameClocks.parse(bad)
+    clocks.reset()
+    clocks.charge(Color.WHITE, 0.2)
+    assert clocks.left[Color.WHITE] == pytest.approx(0.4) and clocks.flagged is None
+    assert clocks.clock(Color.BLACK).remaining == 0.5
+
+    def first(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        return record.legal_moves()[0]
+
+    def slow(variant: Variant, record: GameRecord, rng: random.Random) -> Move:
+        time.sleep(0.3)  # thinking, as the match's clock sees it
+        return record.legal_moves()[0]
+
+    # The slow side spends 0.3 s a move on a 0.5 s clock with 0.1 s back: it flags on its
+    # third move in every game, with either colour, long before the board decides.
+    result = match("english", "fast", first, "slow", slow, pairs=1, seed=1, max_plies=200,
+                   clocks=clocks)
+    assert (result.wins, result.draws, result.losses) == (2, 0, 0)
+    assert result.time_losses == [0, 2]
+
+
+def test_this_build_takes_a_clock_target_and_plays_on_its_clock(tmp_path: Path) -> None:
+    import bots.native._kdcore64 as this_build
+
+    assert takes_target(None) and takes_target(this_build)
+    variant = get_variant("english")
+    clocks = GameClocks.parse("2+0.02")
+    clocks.reset()
+    meter = Meter()
+    play = build_player(variant, None, 1.0, meter, clocks)
+    record = GameRecord.new(variant)
+    for _ in range(3):
+        move = play(variant, record, random.Random(1))
+        assert move in record.legal_moves()
+        record.push(move)
+    # The clock's share of 2 s is about 0.08 s (stretched to 0.24 at most), far from the
+    # 1 s a move the player was given for unclocked games.
+    assert meter.searches >= 2 and meter.per_search < 0.5
