@@ -130,7 +130,7 @@ class Limits:
     @classmethod
     def parse(cls, args: dict[str, str]) -> Limits:
         try:
-            return cls(
+            limits = cls(
                 depth=int(args["depth"]) if "depth" in args else None,
                 nodes=int(args["nodes"]) if "nodes" in args else None,
                 move_time=float(args["move-time"]) if "move-time" in args else None,
@@ -140,6 +140,9 @@ class Limits:
                 infinite="infinite" in args)
         except ValueError as exc:
             raise HubError(f"level: {exc}") from None
+        if limits.moves is not None and limits.moves < 0:
+            raise HubError("level: moves (to go) cannot be negative")
+        return limits
 
 
 @dataclass
@@ -337,19 +340,13 @@ class HubEngine:
             result = search_level(variant, record, level=level, seed=record.ply,
                                   time_limit=max(0.01, limits.move_time))
         elif limits.time is not None:
-            if limits.moves:  # moves to go: this move's share of the time left
-                share = max(0.01, 0.9 * limits.time / limits.moves + 0.8 * limits.inc)
-                result = search_level(variant, record, level=level, seed=record.ply,
-                                      time_limit=share)
-            else:
-                # As in Scan: this move's increment is not on ``time`` yet. The clock's
-                # share as the target (bots.engine.timing), without the site's cap on
-                # level 8's time.
-                allotted = budget(math.inf, Clock(max(0.0, limits.time + limits.inc),
-                                                  limits.inc))
-                result = search_level(variant, record, level=level, seed=record.ply,
-                                      time_limit=allotted.limit,
-                                      target_time=allotted.target)
+            # As in Scan: this move's increment is not on ``time`` yet. The clock's share
+            # (over the moves to go of a `moves=` control) as the target
+            # (bots.engine.timing), without the site's cap on level 8's time.
+            allotted = budget(math.inf, Clock(max(0.0, limits.time + limits.inc), limits.inc,
+                                              limits.moves or None))
+            result = search_level(variant, record, level=level, seed=record.ply,
+                                  time_limit=allotted.limit, target_time=allotted.target)
         else:
             result = search_level(variant, record, level=level, seed=record.ply)
         self.info(result)

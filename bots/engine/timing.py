@@ -8,8 +8,9 @@ much that the clock could run out:
 - a reserve is kept back (``RESERVE_FRACTION`` of the remaining time, at least
   ``MIN_RESERVE`` seconds: what the server needs to receive and record the move);
 - the rest is shared over the moves still expected (``MOVES_TO_GO``, fewer late in the game
-  is not assumed: draughts games run long), and ``INCREMENT_SHARE`` of the increment is
-  added (it comes back after the move);
+  is not assumed: draughts games run long; a control of so many moves says how many are
+  left in it), and ``INCREMENT_SHARE`` of the increment is added (it comes back after the
+  move);
 - one move never takes more than ``MAX_SHARE`` of the time above the reserve.
 
 The result is capped by the level's own time (``cap``); below ``FLOOR`` seconds the search
@@ -41,14 +42,18 @@ STRETCH: Final = 3.0
 
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """The bot's clock when it is asked to move: seconds left and the per-move increment."""
+    """The bot's clock when it is asked to move: seconds left, the per-move increment and,
+    in a control of so many moves in so much time, the moves still to play in it."""
 
     remaining: float
     increment: float = 0.0
+    moves_to_go: int | None = None
 
     def __post_init__(self) -> None:
         if self.increment < 0:
             raise ValueError("the increment cannot be negative")
+        if self.moves_to_go is not None and self.moves_to_go < 1:
+            raise ValueError("the moves to go are at least one")
 
 
 def clock_share(clock: Clock) -> float:
@@ -58,7 +63,7 @@ def clock_share(clock: Clock) -> float:
     spare = remaining - reserve
     if spare <= 0:
         return FLOOR
-    share = spare / MOVES_TO_GO + INCREMENT_SHARE * clock.increment
+    share = spare / (clock.moves_to_go or MOVES_TO_GO) + INCREMENT_SHARE * clock.increment
     return max(FLOOR, min(share, MAX_SHARE * spare))
 
 

@@ -105,8 +105,9 @@ def test_a_game_given_as_moves_and_time_control() -> None:
 def test_a_clock_is_the_searchs_target_and_stretches_its_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``level time=T inc=I``: the clock's share (bots.engine.timing) is the search's target
-    and three times it the limit; ``move-time`` is a plain limit."""
+    """``level time=T inc=I [moves=N]``: the clock's share (bots.engine.timing, over the N
+    moves to go) is the search's target and three times it the limit, within a quarter of
+    the time above the reserve; ``move-time`` is a plain limit."""
     import bots.engine.hub as hub
 
     asked: list[dict[str, object]] = []
@@ -117,12 +118,18 @@ def test_a_clock_is_the_searchs_target_and_stretches_its_limit(
         return real(*args, **{**kwargs, "time_limit": 0.05, "target_time": None})
 
     monkeypatch.setattr(hub, "search_level", spy)
-    out = dialogue("level time=30 inc=0", "go think", "level move-time=0.5", "go think")
-    assert sum(line.startswith("done ") for line in out) == 2
+    out = dialogue("level time=30 inc=0", "go think", "level move-time=0.5", "go think",
+                   "level moves=10 time=30 inc=0", "go think", "level moves=-1 time=30")
+    assert sum(line.startswith("done ") for line in out) == 3
+    assert out[-1].startswith("error ") and "moves" in out[-1]
     share = (30 - 3) / 30
     assert asked[0]["target_time"] == pytest.approx(share)
     assert asked[0]["time_limit"] == pytest.approx(3 * share)
     assert asked[1]["time_limit"] == 0.5 and asked[1].get("target_time") is None
+    # Ten moves to go in the 30 s: a tenth of what is above the reserve, the limit a
+    # quarter of it (below three times the share).
+    assert asked[2]["target_time"] == pytest.approx(27 / 10)
+    assert asked[2]["time_limit"] == pytest.approx(27 / 4)
 
 
 def test_refused_lines_answer_error_and_change_nothing() -> None:

@@ -73,6 +73,11 @@ def test_the_clock_shapes_the_share() -> None:
     assert budget(60, Clock(3, increment=10)).limit == pytest.approx(MAX_SHARE * 2.5)
     assert budget(60, Clock(10, increment=1)).target == pytest.approx(9 / 30 + 0.8)
     assert budget(60, Clock(10, increment=1)).limit == pytest.approx(MAX_SHARE * 9)
+    # A control of so many moves: the spare time over the moves still to play in it.
+    assert budget(60, Clock(30, moves_to_go=10)).target == pytest.approx(27 / 10)
+    assert clock_share(Clock(30, moves_to_go=1)) == pytest.approx(MAX_SHARE * 27)
+    with pytest.raises(ValueError):
+        Clock(30, moves_to_go=0)
     with pytest.raises(ValueError):
         Clock(10, increment=-1)
 
