@@ -17,7 +17,9 @@ all at ``--time`` per move. ``--against-build CORE.so`` plays level 8 of this bu
 compiled core against level 8 of another build (a copy of ``bots/native/_kdcore*.so``, e.g.
 main's before a search change; since 2026-12-07 the built-in rulesets play on the 64-bit
 build, ``_kdcore64*.so``, so that is the file to copy for them), both at ``--time`` per move
-with the same endgame tables (``--new-build`` replaces this build by another copy).
+with the same endgame tables (``--new-build`` replaces this build by another copy), or on
+clocks (``--clock BASE+INC``, each side's moves charged to its own clock, a loss on time a
+loss).
 ``--peers --hub NAME=COMMAND`` also plays an engine on the Hub protocol (Scan; or an older
 checkout's ``python -m bots.engine.hub``, with ``--hub-cwd``) at ``--time`` per move.
 ``--write-ratings`` chains the level-vs-level scores into nominal ratings (level 1 = 800)
@@ -375,10 +377,9 @@ def build_player(variant: Variant, module: ModuleType | None, time_per_move: flo
             allotted = budget(math.inf, clock) if targets else Budget(clock_share(clock))
 
         def run(target: GameRecord | Position, seconds: float | None,
-                nodes: int | None) -> SearchResult:
-            aim = allotted.target if seconds == allotted.limit else None
+                nodes: int | None) -> SearchResult:  # as bots.engine.search's own run
             return engine.search(target, time_limit=seconds, node_limit=nodes, seed=seed,
-                                 target_time=aim)
+                                 target_time=allotted.target)
 
         found = guard(variant, record, run(record, allotted.limit, None), run,
                       time_limit=allotted.limit, node_limit=None)

@@ -56,11 +56,15 @@ class Clock:
             raise ValueError("the moves to go are at least one")
 
 
+def spare_time(clock: Clock) -> float:
+    """Seconds on ``clock`` above the reserve (negative: the reserve is already eaten)."""
+    remaining = max(0.0, clock.remaining)
+    return remaining - max(MIN_RESERVE, RESERVE_FRACTION * remaining)
+
+
 def clock_share(clock: Clock) -> float:
     """Seconds the bot may think on this move given ``clock`` alone (no level cap)."""
-    remaining = max(0.0, clock.remaining)
-    reserve = max(MIN_RESERVE, RESERVE_FRACTION * remaining)
-    spare = remaining - reserve
+    spare = spare_time(clock)
     if spare <= 0:
         return FLOOR
     share = spare / (clock.moves_to_go or MOVES_TO_GO) + INCREMENT_SHARE * clock.increment
@@ -87,7 +91,5 @@ def budget(cap: float, clock: Clock | None) -> Budget:
     share = clock_share(clock)
     if share >= cap:
         return Budget(cap)
-    remaining = max(0.0, clock.remaining)
-    spare = remaining - max(MIN_RESERVE, RESERVE_FRACTION * remaining)
-    limit = max(share, min(cap, STRETCH * share, MAX_SHARE * spare))
+    limit = max(share, min(cap, STRETCH * share, MAX_SHARE * spare_time(clock)))
     return Budget(limit, share)
